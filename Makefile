@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# perfprobe: make [all] | tools | kmod | check | vmtest | install | clean | help
+#
+# Quiet by default; V=1 shows the commands.  O=DIR builds elsewhere
+# (default build/); SAN=1 builds with AddressSanitizer + UBSan.
+
+VERSION := 0.1
+GITVER := $(shell git describe --always --dirty 2>/dev/null)
+PP_VERSION := $(VERSION)$(if $(GITVER),-g$(GITVER))
+
+ifeq ($(SAN),1)
+O ?= build-san
+else
+O ?= build
+endif
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+KDIR ?=
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-7s %s\n' $(1) $(2);
+endif
+
+PKGS := jansson
+PKG_MISSING := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p)))
+
+WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wshadow -Wno-format-nonliteral
+CFLAGS ?= -O2 -g
+comma := ,
+SANFLAGS := $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+PP_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP \
+	-DPP_VERSION='"$(PP_VERSION)"' -Iinclude -Itools/lib -Itools/perfprobe \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PP_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
+PP_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
+
+LIB_SRCS := $(wildcard tools/lib/*.c)
+BENCH_SRCS := $(wildcard tools/perfprobe/bench/*.c)
+CLI_SRCS := tools/perfprobe/cli.c tools/perfprobe/registry.c
+LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS) $(BENCH_SRCS) $(CLI_SRCS))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
+
+.DELETE_ON_ERROR:
+.PHONY: all tools kmod check check-build check-san vmtest install deps-check \
+	clean help deps FORCE
+
+all: tools
+
+tools: deps-check $(O)/perfprobe $(O)/perfprobe-hello $(if $(filter build,$(O)),perfprobe)
+
+deps-check:
+ifneq ($(PKG_MISSING),)
+	@echo "perfprobe: missing development packages: $(PKG_MISSING); run scripts/install-deps.sh" >&2; exit 1
+endif
+
+perfprobe: $(O)/perfprobe
+	$(call say,LN,$@)cp -f $< $@
+
+$(O)/%.o: %.c
+	$(call say,CC,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) -c -o $@ $<
+
+$(O)/libperfprobe.a: $(LIB_OBJS)
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+$(O)/perfprobe: $(O)/tools/perfprobe/main.o $(O)/libperfprobe.a
+	$(call say,LD,$@)$(CC) $(PP_LDFLAGS) -o $@ $^ $(PP_LIBS)
+
+# lat_proc's tiny static program: never sanitized, always static.
+$(O)/perfprobe-hello: tools/perfprobe/hello.c
+	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 -static -o $@ $<
+
+$(O)/tests/%: tests/unit/%.c $(O)/libperfprobe.a
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@ $< \
+		$(O)/libperfprobe.a $(PP_LIBS) -lcmocka
+
+kmod:
+	$(Q)$(MAKE) -C kmod $(if $(KDIR),KDIR=$(KDIR)) $(if $(V),V=$(V))
+
+# The tests: unit tests (cmocka, TAP) and CLI integration tests, through
+# prove; then the same again in an ASan+UBSan build.
+check: check-build
+	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe scripts/run-tests.sh $(O)
+	$(Q)$(MAKE) --no-print-directory SAN=1 O=build-san check-san
+
+check-build: tools $(UNIT_BINS)
+
+check-san: check-build
+	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe ASAN_OPTIONS=detect_leaks=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 scripts/run-tests.sh $(O)
+
+vmtest:
+	$(Q)scripts/vmtest.sh $(if $(KDIR),--kdir $(KDIR))
+
+install: tools
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/libexec/perfprobe && \
+	install -m 0755 $(O)/perfprobe $(DESTDIR)$(PREFIX)/bin/perfprobe && \
+	install -m 0755 $(O)/perfprobe-hello $(DESTDIR)$(PREFIX)/libexec/perfprobe/perfprobe-hello
+
+clean:
+	$(call say,CLEAN,.)rm -rf build build-san perfprobe
+	$(Q)if [ -f kmod/Makefile ]; then $(MAKE) -s -C kmod clean >/dev/null 2>&1 || true; fi
+
+help:
+	@echo 'targets:'
+	@echo '  all, tools   build ./perfprobe (and build/perfprobe-hello)'
+	@echo '  kmod         build kmod/perfprobe.ko [KDIR=<kernel build dir>]'
+	@echo '  check        unit + integration tests, then again under ASan+UBSan'
+	@echo '  vmtest       module tests in a QEMU guest [KDIR=...]'
+	@echo '  install      PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
+	@echo '  clean'
+	@echo 'variables: V=1 (show commands), O=DIR (build dir), SAN=1 (sanitizers)'
+
+-include $(LIB_OBJS:.o=.d) $(O)/tools/perfprobe/main.d

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The measurement harness used by every benchmark.
+ *
+ * A benchmark gives a loop body "run this operation iters times" and the
+ * harness does the rest, as lmbench's benchmp() does: it sizes the loop
+ * so one sample lasts the target time, throws a warm-up sample away,
+ * takes N samples, keeps every one of them, subtracts the empty-loop
+ * overhead and reports the median with its spread.  Benchmarks never
+ * print: they report through pp_report*() and pp_skip().
+ */
+#ifndef PP_HARNESS_H
+#define PP_HARNESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "results.h"
+#include "util.h"
+
+#define PP_MAX_SAMPLES		1000
+
+/* Return 0, or a negative errno after which the measurement is failed. */
+typedef int (*pp_loop_fn)(uint64_t iters, void *arg);
+
+struct pp_opts {
+	unsigned int samples;		/* --repeat, default 11 */
+	double target_ms;		/* time one sample should last */
+	double noise_pct;		/* CV above which a result is noisy */
+	int pin_cpu;			/* --cpu, -1 = none */
+	bool quick;
+	bool full;
+	bool json;
+	const char *out;		/* -o FILE */
+	const char *results_dir;	/* --results-dir */
+	bool no_save;
+	const char *tmpdir;		/* --tmpdir */
+};
+
+struct pp_ctx {
+	struct pp_opts opts;
+	struct pp_run *run;
+	const char *bench;		/* benchmark now running */
+	char exe_dir[256];		/* directory of the perfprobe binary */
+	unsigned int done, total;	/* progress, in benchmarks */
+	char failmsg[256];
+};
+
+/* One timing of a loop: samples[i] is ns per operation of sample i. */
+struct pp_sampling {
+	uint64_t iters;
+	unsigned int n;
+	double ns_per_op[PP_MAX_SAMPLES];
+	int cpu_first, cpu_last;
+};
+
+struct pp_timing_opts {
+	double target_ms;		/* 0: the run's default */
+	uint64_t max_iters;		/* 0: no limit */
+	bool no_overhead;		/* do not subtract the empty loop */
+};
+
+/* Loop sizing, kept pure so it can be tested: next iteration count. */
+uint64_t pp_next_iters(uint64_t iters, uint64_t elapsed_ns, uint64_t target_ns);
+
+/* Measure the empty loop once per run (ns per iteration). */
+double pp_loop_overhead(void);
+
+int pp_sample(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
+	      const struct pp_timing_opts *to, struct pp_sampling *s);
+
+/*
+ * Report a result.  scale converts ns per op into unit (1e-3 for "us");
+ * samples[] are in ns per op.
+ */
+int pp_report(struct pp_ctx *ctx, const char *key, const char *unit,
+	      enum pp_dir dir, const double *samples, unsigned int n,
+	      uint64_t iters);
+int pp_report_sampling(struct pp_ctx *ctx, const char *key, const char *unit,
+		       double scale, const struct pp_sampling *s);
+
+/* Sample and report in microseconds per operation. */
+int pp_latency_us(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
+		  void *arg);
+
+/* The benchmark (key == NULL) or one of its results cannot run here. */
+int pp_skip(struct pp_ctx *ctx, const char *key, const char *fmt, ...)
+	__printf(3, 4);
+/* Failed: message kept for the summary; returns -1. */
+int pp_fail(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
+
+/* Progress on stderr. */
+void pp_progress(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
+
+/*
+ * Temporary files and directories of a benchmark.  They are removed at
+ * pp_tmp_cleanup() and also when the run is interrupted (SIGINT, SIGTERM,
+ * SIGHUP).
+ */
+int pp_tmp_dir(struct pp_ctx *ctx, char *buf, size_t size);
+void pp_tmp_cleanup(void);
+void pp_tmp_install_handlers(void);
+
+/* CPU pinning (inherited by children). */
+int pp_pin_cpu(int cpu);
+int pp_current_cpu(void);
+
+/* Path of a helper program installed beside perfprobe. */
+int pp_helper_path(const struct pp_ctx *ctx, const char *name, char *buf,
+		   size_t size);
+
+#endif /* PP_HARNESS_H */

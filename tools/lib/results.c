@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Results: the in-memory model and its JSON form (jansson).
+ * Documentation/results.rst describes the schema.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "util.h"
+
+void pp_kside_clear(struct pp_kside *k)
+{
+	k->source[0] = '\0';
+	k->kernel_ns_per_op = NAN;
+	k->entry_exit_ns_per_op = NAN;
+	k->probe_ns_per_op = NAN;
+	k->syscalls_per_op = NAN;
+	k->faults_per_op = NAN;
+	k->copy_bytes_per_op = NAN;
+}
+
+void pp_run_init(struct pp_run *run)
+{
+	memset(run, 0, sizeof(*run));
+	run->meta.pin_cpu = -1;
+}
+
+void pp_run_free(struct pp_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->nresults; i++)
+		free(run->results[i].samples);
+	free(run->results);
+	free(run->skips);
+	free(run->fails);
+	memset(run, 0, sizeof(*run));
+}
+
+/* lmbench-style keys: prog[-variant...]: lower case, digits, '_', '.', '-'. */
+bool pp_key_valid(const char *key)
+{
+	const char *p;
+
+	if (!key || !islower((unsigned char)key[0]) || strlen(key) >= PP_KEY_MAX)
+		return false;
+	for (p = key; *p; p++) {
+		if (*p == '-') {
+			if (p[1] == '\0' || p[1] == '-')
+				return false;
+			continue;
+		}
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) &&
+		    *p != '_' && *p != '.')
+			return false;
+	}
+	return true;
+}
+
+const struct pp_result *pp_run_find(const struct pp_run *run, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < run->nresults; i++)
+		if (!strcmp(run->results[i].key, key))
+			return &run->results[i];
+	return NULL;
+}
+
+struct pp_result *pp_run_find_mut(struct pp_run *run, const char *key)
+{
+	return (struct pp_result *)pp_run_find(run, key);
+}
+
+struct pp_result *pp_run_add(struct pp_run *run, const char *key,
+			     const char *unit, enum pp_dir dir,
+			     const double *samples, size_t n)
+{
+	struct pp_result *r;
+
+	if (!pp_key_valid(key) || !n || pp_run_find(run, key))
+		return NULL;
+	if (run->nresults == run->cap) {
+		size_t cap = run->cap ? run->cap * 2 : 32;
+		struct pp_result *nr = realloc(run->results, cap * sizeof(*nr));
+
+		if (!nr)
+			return NULL;
+		run->results = nr;
+		run->cap = cap;
+	}
+	r = &run->results[run->nresults];
+	memset(r, 0, sizeof(*r));
+	r->samples = malloc(n * sizeof(double));
+	if (!r->samples)
+		return NULL;
+	memcpy(r->samples, samples, n * sizeof(double));
+	r->nsamples = n;
+	if (pp_stats_compute(samples, n, &r->st)) {
+		free(r->samples);
+		return NULL;
+	}
+	pp_strlcpy(r->key, key, sizeof(r->key));
+	pp_strlcpy(r->unit, unit, sizeof(r->unit));
+	r->dir = dir;
+	r->value = r->st.median;
+	r->cpu_first = r->cpu_last = -1;
+	pp_kside_clear(&r->k);
+	run->nresults++;
+	return r;
+}
+
+static void add_skip(struct pp_skip **list, size_t *n, const char *name,
+		     const char *reason)
+{
+	struct pp_skip *ns = realloc(*list, (*n + 1) * sizeof(*ns));
+
+	if (!ns)
+		return;
+	*list = ns;
+	pp_strlcpy(ns[*n].name, name, sizeof(ns->name));
+	pp_strlcpy(ns[*n].reason, reason, sizeof(ns->reason));
+	(*n)++;
+}
+
+void pp_run_skip(struct pp_run *run, const char *name, const char *reason)
+{
+	add_skip(&run->skips, &run->nskips, name, reason);
+}
+
+void pp_run_fail(struct pp_run *run, const char *name, const char *reason)
+{
+	add_skip(&run->fails, &run->nfails, name, reason);
+}
+
+void pp_run_mark_noise(struct pp_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->nresults; i++)
+		run->results[i].noisy = run->results[i].st.cv_pct > run->meta.noise_pct;
+}
+
+/* --- writing --- */
+
+static void set_num(json_t *o, const char *name, double v)
+{
+	if (isfinite(v))
+		json_object_set_new(o, name, json_real(v));
+}
+
+static json_t *meta_to_json(const struct pp_meta *m)
+{
+	json_t *o = json_object(), *mhz = json_object(), *clk = json_object();
+	json_t *opt = json_object();
+
+	json_object_set_new(o, "perfprobe_version", json_string(m->version));
+	json_object_set_new(o, "date", json_string(m->date));
+	json_object_set_new(o, "hostname", json_string(m->hostname));
+	json_object_set_new(o, "sysname", json_string(m->sysname));
+	json_object_set_new(o, "kernel_release", json_string(m->release));
+	json_object_set_new(o, "kernel_version", json_string(m->kversion));
+	json_object_set_new(o, "arch", json_string(m->machine));
+	json_object_set_new(o, "cpu_model", json_string(m->cpu_model));
+	json_object_set_new(o, "online_cpus", json_integer(m->online_cpus));
+	json_object_set_new(o, "memory_bytes", json_integer((json_int_t)m->mem_bytes));
+
+	if (m->mhz.trusted && m->mhz.mhz > 0)
+		json_object_set_new(mhz, "mhz", json_real(m->mhz.mhz));
+	else
+		json_object_set_new(mhz, "mhz", json_null());
+	set_num(mhz, "measured_mhz", m->mhz.mhz > 0 ? m->mhz.mhz : NAN);
+	set_num(mhz, "system_mhz", m->mhz.system_mhz > 0 ? m->mhz.system_mhz : NAN);
+	json_object_set_new(mhz, "trusted", json_boolean(m->mhz.trusted));
+	json_object_set_new(mhz, "method", json_string(m->mhz.method));
+	json_object_set_new(mhz, "note", json_string(m->mhz.note));
+	json_object_set_new(o, "mhz", mhz);
+
+	json_object_set_new(o, "compiler", json_string(m->compiler));
+	json_object_set_new(o, "command_line", json_string(m->cmdline));
+
+	json_object_set_new(clk, "id", json_string(m->clock.id ? m->clock.id : ""));
+	json_object_set_new(clk, "clocksource", json_string(m->clock.source));
+	json_object_set_new(clk, "resolution_ns", json_real(m->clock.resolution_ns));
+	json_object_set_new(clk, "read_cost_ns", json_real(m->clock.read_cost_ns));
+	json_object_set_new(clk, "getres_ns", json_real(m->clock.getres_ns));
+	json_object_set_new(o, "clock", clk);
+	json_object_set_new(o, "loop_overhead_ns", json_real(m->loop_overhead_ns));
+
+	json_object_set_new(opt, "mode", json_string(m->mode));
+	json_object_set_new(opt, "samples", json_integer(m->samples));
+	json_object_set_new(opt, "target_ms", json_real(m->target_ms));
+	json_object_set_new(opt, "noise_cv_pct", json_real(m->noise_pct));
+	json_object_set_new(opt, "pin_cpu", m->pin_cpu >= 0 ?
+			    json_integer(m->pin_cpu) : json_null());
+	json_object_set_new(o, "options", opt);
+	return o;
+}
+
+static json_t *kside_to_json(const struct pp_kside *k)
+{
+	json_t *o;
+
+	if (!k->source[0])
+		return NULL;
+	o = json_object();
+	json_object_set_new(o, "source", json_string(k->source));
+	set_num(o, "kernel_ns_per_op", k->kernel_ns_per_op);
+	set_num(o, "entry_exit_ns_per_op", k->entry_exit_ns_per_op);
+	set_num(o, "probe_ns_per_op", k->probe_ns_per_op);
+	set_num(o, "syscalls_per_op", k->syscalls_per_op);
+	set_num(o, "faults_per_op", k->faults_per_op);
+	set_num(o, "copy_bytes_per_op", k->copy_bytes_per_op);
+	return o;
+}
+
+static json_t *result_to_json(const struct pp_result *r)
+{
+	json_t *o = json_object(), *s = json_array(), *st = json_object();
+	json_t *cpus = json_object(), *k;
+	size_t i;
+
+	json_object_set_new(o, "key", json_string(r->key));
+	json_object_set_new(o, "value", json_real(r->value));
+	json_object_set_new(o, "unit", json_string(r->unit));
+	json_object_set_new(o, "direction", json_string(r->dir == PP_HIGHER_IS_BETTER ?
+							 "higher" : "lower"));
+	for (i = 0; i < r->nsamples; i++)
+		json_array_append_new(s, json_real(r->samples[i]));
+	json_object_set_new(o, "samples", s);
+	json_object_set_new(st, "n", json_integer((json_int_t)r->st.n));
+	json_object_set_new(st, "min", json_real(r->st.min));
+	json_object_set_new(st, "max", json_real(r->st.max));
+	json_object_set_new(st, "mean", json_real(r->st.mean));
+	json_object_set_new(st, "median", json_real(r->st.median));
+	json_object_set_new(st, "stddev", json_real(r->st.stddev));
+	json_object_set_new(st, "cv_pct", json_real(r->st.cv_pct));
+	json_object_set_new(o, "stats", st);
+	json_object_set_new(o, "noisy", json_boolean(r->noisy));
+	json_object_set_new(o, "iterations", json_integer((json_int_t)r->iterations));
+	json_object_set_new(cpus, "first", r->cpu_first >= 0 ?
+			    json_integer(r->cpu_first) : json_null());
+	json_object_set_new(cpus, "last", r->cpu_last >= 0 ?
+			    json_integer(r->cpu_last) : json_null());
+	json_object_set_new(o, "cpu", cpus);
+	k = kside_to_json(&r->k);
+	if (k)
+		json_object_set_new(o, "kernel", k);
+	return o;
+}
+
+static json_t *skips_to_json(const struct pp_skip *s, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "name", json_string(s[i].name));
+		json_object_set_new(o, "reason", json_string(s[i].reason));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *run_to_json(const struct pp_run *run)
+{
+	json_t *o = json_object(), *res = json_array();
+	size_t i;
+
+	json_object_set_new(o, "format", json_string(PP_FORMAT_NAME));
+	json_object_set_new(o, "schema_version", json_integer(PP_SCHEMA_VERSION));
+	json_object_set_new(o, "meta", meta_to_json(&run->meta));
+	for (i = 0; i < run->nresults; i++)
+		json_array_append_new(res, result_to_json(&run->results[i]));
+	json_object_set_new(o, "results", res);
+	json_object_set_new(o, "skipped", skips_to_json(run->skips, run->nskips));
+	json_object_set_new(o, "failed", skips_to_json(run->fails, run->nfails));
+	return o;
+}
+
+char *pp_run_to_string(const struct pp_run *run)
+{
+	json_t *o = run_to_json(run);
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+
+	json_decref(o);
+	return s;
+}
+
+int pp_run_save(const struct pp_run *run, const char *path)
+{
+	char tmp[PATH_MAX];
+	char *s;
+	size_t len;
+	int fd, n, err = 0;
+
+	n = snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	s = pp_run_to_string(run);
+	if (!s)
+		return -ENOMEM;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		free(s);
+		return -errno;
+	}
+	len = strlen(s);
+	s[len++] = '\n';	/* json_dumps leaves room: replaces the NUL */
+	if (write(fd, s, len) != (ssize_t)len || fsync(fd))
+		err = errno ? -errno : -EIO;
+	free(s);
+	if (fchmod(fd, 0644) && !err)
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+/* --- reading --- */
+
+static const char *jstr(json_t *o, const char *name)
+{
+	json_t *v = json_object_get(o, name);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static double jnum(json_t *o, const char *name, double dflt)
+{
+	json_t *v = json_object_get(o, name);
+
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+static void copy_str(char *dst, size_t size, json_t *o, const char *name)
+{
+	const char *s = jstr(o, name);
+
+	pp_strlcpy(dst, s ? s : "", size);
+}
+
+static void load_meta(struct pp_meta *m, json_t *o)
+{
+	json_t *mhz = json_object_get(o, "mhz");
+	json_t *clk = json_object_get(o, "clock");
+	json_t *opt = json_object_get(o, "options");
+
+	copy_str(m->version, sizeof(m->version), o, "perfprobe_version");
+	copy_str(m->date, sizeof(m->date), o, "date");
+	copy_str(m->hostname, sizeof(m->hostname), o, "hostname");
+	copy_str(m->sysname, sizeof(m->sysname), o, "sysname");
+	copy_str(m->release, sizeof(m->release), o, "kernel_release");
+	copy_str(m->kversion, sizeof(m->kversion), o, "kernel_version");
+	copy_str(m->machine, sizeof(m->machine), o, "arch");
+	copy_str(m->cpu_model, sizeof(m->cpu_model), o, "cpu_model");
+	copy_str(m->compiler, sizeof(m->compiler), o, "compiler");
+	copy_str(m->cmdline, sizeof(m->cmdline), o, "command_line");
+	m->online_cpus = (int)jnum(o, "online_cpus", 0);
+	m->mem_bytes = (uint64_t)jnum(o, "memory_bytes", 0);
+	m->loop_overhead_ns = jnum(o, "loop_overhead_ns", 0);
+	if (json_is_object(mhz)) {
+		m->mhz.mhz = jnum(mhz, "measured_mhz", 0);
+		m->mhz.system_mhz = jnum(mhz, "system_mhz", 0);
+		m->mhz.trusted = json_is_true(json_object_get(mhz, "trusted"));
+		copy_str(m->mhz.method, sizeof(m->mhz.method), mhz, "method");
+		copy_str(m->mhz.note, sizeof(m->mhz.note), mhz, "note");
+	}
+	if (json_is_object(clk)) {
+		m->clock.id = "CLOCK_MONOTONIC";
+		copy_str(m->clock.source, sizeof(m->clock.source), clk, "clocksource");
+		m->clock.resolution_ns = jnum(clk, "resolution_ns", 0);
+		m->clock.read_cost_ns = jnum(clk, "read_cost_ns", 0);
+		m->clock.getres_ns = jnum(clk, "getres_ns", 0);
+	}
+	if (json_is_object(opt)) {
+		copy_str(m->mode, sizeof(m->mode), opt, "mode");
+		m->samples = (unsigned int)jnum(opt, "samples", 0);
+		m->target_ms = jnum(opt, "target_ms", 0);
+		m->noise_pct = jnum(opt, "noise_cv_pct", 0);
+		m->pin_cpu = (int)jnum(opt, "pin_cpu", -1);
+	}
+}
+
+static void load_kside(struct pp_kside *k, json_t *o)
+{
+	pp_kside_clear(k);
+	if (!json_is_object(o))
+		return;
+	copy_str(k->source, sizeof(k->source), o, "source");
+	k->kernel_ns_per_op = jnum(o, "kernel_ns_per_op", NAN);
+	k->entry_exit_ns_per_op = jnum(o, "entry_exit_ns_per_op", NAN);
+	k->probe_ns_per_op = jnum(o, "probe_ns_per_op", NAN);
+	k->syscalls_per_op = jnum(o, "syscalls_per_op", NAN);
+	k->faults_per_op = jnum(o, "faults_per_op", NAN);
+	k->copy_bytes_per_op = jnum(o, "copy_bytes_per_op", NAN);
+}
+
+static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
+{
+	const char *key = jstr(o, "key"), *unit = jstr(o, "unit");
+	const char *dir = jstr(o, "direction");
+	json_t *samples = json_object_get(o, "samples");
+	json_t *cpu = json_object_get(o, "cpu");
+	struct pp_result *r;
+	double *v;
+	size_t i, n;
+
+	if (!key || !pp_key_valid(key) || !unit || !dir) {
+		snprintf(why, len, "a result has no valid key, unit or direction");
+		return -1;
+	}
+	if (!json_is_array(samples) || !json_array_size(samples)) {
+		snprintf(why, len, "result %s has no samples", key);
+		return -1;
+	}
+	n = json_array_size(samples);
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < n; i++) {
+		json_t *e = json_array_get(samples, i);
+
+		if (!json_is_number(e)) {
+			snprintf(why, len, "result %s: sample %zu is not a number", key, i);
+			free(v);
+			return -1;
+		}
+		v[i] = json_number_value(e);
+	}
+	r = pp_run_add(run, key, unit, strcmp(dir, "higher") ? PP_LOWER_IS_BETTER :
+		       PP_HIGHER_IS_BETTER, v, n);
+	free(v);
+	if (!r) {
+		snprintf(why, len, "result %s is duplicated or invalid", key);
+		return -1;
+	}
+	r->value = jnum(o, "value", r->st.median);
+	r->noisy = json_is_true(json_object_get(o, "noisy"));
+	r->iterations = (uint64_t)jnum(o, "iterations", 0);
+	if (json_is_object(cpu)) {
+		r->cpu_first = (int)jnum(cpu, "first", -1);
+		r->cpu_last = (int)jnum(cpu, "last", -1);
+	}
+	load_kside(&r->k, json_object_get(o, "kernel"));
+	return 0;
+}
+
+static void load_skips(struct pp_run *run, json_t *a,
+		       void (*add)(struct pp_run *, const char *, const char *))
+{
+	size_t i;
+
+	for (i = 0; json_is_array(a) && i < json_array_size(a); i++) {
+		json_t *s = json_array_get(a, i);
+		const char *name = jstr(s, "name"), *reason = jstr(s, "reason");
+
+		if (name && reason)
+			add(run, name, reason);
+	}
+}
+
+int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
+{
+	json_t *root, *meta, *res, *ver;
+	json_error_t je;
+	char why[256] = "";
+	size_t i;
+	int ret = PP_EXIT_BADFILE;
+
+	pp_run_init(run);
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		if (access(path, R_OK))
+			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		else
+			snprintf(err, errlen, "%s: not valid JSON (truncated?): line %d: %s",
+				 path, je.line, je.text);
+		return PP_EXIT_BADFILE;
+	}
+	if (!json_is_object(root) || !jstr(root, "format") ||
+	    strcmp(jstr(root, "format"), PP_FORMAT_NAME)) {
+		snprintf(err, errlen, "%s: not a perfprobe result file (no \"format\": \"%s\")",
+			 path, PP_FORMAT_NAME);
+		goto out;
+	}
+	ver = json_object_get(root, "schema_version");
+	if (!json_is_integer(ver) || json_integer_value(ver) < 1) {
+		snprintf(err, errlen, "%s: invalid schema_version", path);
+		goto out;
+	}
+	if (json_integer_value(ver) > PP_SCHEMA_VERSION) {
+		snprintf(err, errlen,
+			 "%s: schema version %lld is newer than this perfprobe reads (%d): upgrade perfprobe",
+			 path, (long long)json_integer_value(ver), PP_SCHEMA_VERSION);
+		goto out;
+	}
+	meta = json_object_get(root, "meta");
+	res = json_object_get(root, "results");
+	if (!json_is_object(meta) || !json_is_array(res)) {
+		snprintf(err, errlen, "%s: missing \"meta\" or \"results\"", path);
+		goto out;
+	}
+	load_meta(&run->meta, meta);
+	for (i = 0; i < json_array_size(res); i++) {
+		if (load_result(run, json_array_get(res, i), why, sizeof(why))) {
+			snprintf(err, errlen, "%s: %s", path, why[0] ? why : "out of memory");
+			goto out;
+		}
+	}
+	load_skips(run, json_object_get(root, "skipped"), pp_run_skip);
+	load_skips(run, json_object_get(root, "failed"), pp_run_fail);
+	ret = 0;
+out:
+	json_decref(root);
+	if (ret)
+		pp_run_free(run);
+	return ret;
+}
+
+/* --- where results are kept --- */
+
+int pp_results_default_dir(char *buf, size_t size)
+{
+	const char *env = getenv("PERFPROBE_RESULTS_DIR");
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, size, "%s", env);
+	else if (xdg && *xdg)
+		n = snprintf(buf, size, "%s/perfprobe/results", xdg);
+	else if (home && *home)
+		n = snprintf(buf, size, "%s/.local/share/perfprobe/results", home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int pp_results_path(const char *dir, const struct pp_meta *m, const char *tag,
+		    char *buf, size_t size)
+{
+	char day[16], hms[16], sub[PATH_MAX];
+	int n, err;
+
+	/* meta.date is "YYYY-MM-DDTHH:MM:SSZ" */
+	if (strlen(m->date) < 19)
+		return -EINVAL;
+	snprintf(day, sizeof(day), "%.10s", m->date);
+	snprintf(hms, sizeof(hms), "%.2s%.2s%.2s", m->date + 11, m->date + 14,
+		 m->date + 17);
+	n = snprintf(sub, sizeof(sub), "%s/%s/%s", dir, m->hostname, day);
+	if (n < 0 || (size_t)n >= sizeof(sub))
+		return -ENAMETOOLONG;
+	err = pp_mkdirs(sub, 0755);
+	if (err)
+		return err;
+	n = snprintf(buf, size, "%s/%s-%s-%d.json", sub, hms, tag, (int)getpid());
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}

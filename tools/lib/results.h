@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The results model: one run = metadata + results + skipped benchmarks.
+ * Serialised as JSON (jansson); the schema is Documentation/results.rst.
+ */
+#ifndef PP_RESULTS_H
+#define PP_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "stats.h"
+
+#define PP_FORMAT_NAME		"perfprobe-results"
+#define PP_SCHEMA_VERSION	1
+
+#define PP_KEY_MAX		96
+#define PP_UNIT_MAX		16
+
+enum pp_dir {
+	PP_LOWER_IS_BETTER,
+	PP_HIGHER_IS_BETTER,
+};
+
+/*
+ * The kernel's view of the same operation, filled by the perfprobe.ko or
+ * BPF backends.  A field that was not measured is NaN and is not written.
+ */
+struct pp_kside {
+	char source[16];		/* "kmod", "bpf"; "" = none */
+	double kernel_ns_per_op;	/* sys_enter .. sys_exit */
+	double entry_exit_ns_per_op;	/* user-observed minus kernel */
+	double probe_ns_per_op;		/* cost the probes themselves add */
+	double syscalls_per_op;
+	double faults_per_op;
+	double copy_bytes_per_op;
+};
+
+struct pp_result {
+	char key[PP_KEY_MAX];
+	char unit[PP_UNIT_MAX];
+	enum pp_dir dir;
+	double value;			/* the headline: median of samples */
+	double *samples;		/* every sample, in unit */
+	size_t nsamples;
+	struct pp_stats st;
+	bool noisy;			/* CV above the run's threshold */
+	uint64_t iterations;		/* operations per sample (0 = n/a) */
+	int cpu_first;			/* CPU at the first / last sample, */
+	int cpu_last;			/* -1 when unknown */
+	struct pp_kside k;
+};
+
+struct pp_skip {
+	char name[PP_KEY_MAX];		/* benchmark or key */
+	char reason[256];
+};
+
+struct pp_mhz {
+	double mhz;			/* measured, 0 when not measured */
+	double system_mhz;		/* what the system says, 0 if nothing */
+	bool trusted;
+	char method[128];
+	char note[160];			/* why it is (not) trusted */
+};
+
+struct pp_meta {
+	char version[32];
+	char date[32];			/* ISO 8601, UTC */
+	char hostname[64];
+	char sysname[32];
+	char release[128];
+	char kversion[160];
+	char machine[32];
+	char cpu_model[128];
+	int online_cpus;
+	uint64_t mem_bytes;
+	struct pp_mhz mhz;
+	char compiler[128];
+	char cmdline[512];
+	struct pp_clock_info clock;
+	double loop_overhead_ns;
+	unsigned int samples;		/* per result */
+	double target_ms;		/* per sample */
+	double noise_pct;		/* CV threshold for "noisy" */
+	int pin_cpu;			/* -1: not pinned */
+	char mode[16];			/* "quick", "default", "full" */
+};
+
+struct pp_run {
+	struct pp_meta meta;
+	struct pp_result *results;
+	size_t nresults;
+	size_t cap;
+	struct pp_skip *skips;		/* could not run here, and why */
+	size_t nskips;
+	struct pp_skip *fails;		/* ran and failed, and why */
+	size_t nfails;
+};
+
+void pp_run_init(struct pp_run *run);
+void pp_run_free(struct pp_run *run);
+
+/* Copies samples; computes statistics; fails on a duplicate key. */
+struct pp_result *pp_run_add(struct pp_run *run, const char *key,
+			     const char *unit, enum pp_dir dir,
+			     const double *samples, size_t n);
+const struct pp_result *pp_run_find(const struct pp_run *run, const char *key);
+struct pp_result *pp_run_find_mut(struct pp_run *run, const char *key);
+void pp_run_skip(struct pp_run *run, const char *name, const char *reason);
+void pp_run_fail(struct pp_run *run, const char *name, const char *reason);
+
+/* Sets noisy flags from meta.noise_pct. */
+void pp_run_mark_noise(struct pp_run *run);
+
+/* Serialise; the write is atomic (temporary file, fsync, rename). */
+int pp_run_save(const struct pp_run *run, const char *path);
+char *pp_run_to_string(const struct pp_run *run);
+
+/*
+ * Load a result file.  On failure returns a PP_EXIT_* code other than 0
+ * and writes one line naming the file and the problem to err.
+ */
+int pp_run_load(struct pp_run *run, const char *path, char *err,
+		size_t errlen);
+
+/* The default results directory: $PERFPROBE_RESULTS_DIR, XDG, ~/.local. */
+int pp_results_default_dir(char *buf, size_t size);
+/* <dir>/<host>/<YYYY-MM-DD>/<HHMMSS>-<tag>.json, directories created. */
+int pp_results_path(const char *dir, const struct pp_meta *m, const char *tag,
+		    char *buf, size_t size);
+
+bool pp_key_valid(const char *key);
+void pp_kside_clear(struct pp_kside *k);
+
+#endif /* PP_RESULTS_H */

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lmbench's summary tables.  Layout and number formatting follow
+ * lmbench's scripts/getsummary, so rows can be read beside published
+ * results.  To add a table, add its columns and one line in pp_tables[].
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary.h"
+#include "util.h"
+
+static const struct pp_col proc_cols[] = {
+	{ " Mhz", "    ", 4, 0, "=mhz", NULL, 0 },
+	{ "null", "call", 4, 2, "lat_syscall-null", NULL, 0 },
+	{ "null", " I/O", 4, 1, "lat_syscall-read", "lat_syscall-write", 0 },
+	{ "    ", "stat", 4, 1, "lat_syscall-stat", NULL, 0 },
+	{ "open", "clos", 4, 1, "lat_syscall-open", NULL, 0 },
+	{ "slct", "TCP ", 4, 1, "lat_select-tcp", NULL, 0 },
+	{ "sig ", "inst", 4, 1, "lat_sig-install", NULL, 0 },
+	{ "sig ", "hndl", 4, 1, "lat_sig-catch", NULL, 0 },
+	{ "fork", "proc", 4, 2, "lat_proc-fork", NULL, 0 },
+	{ "exec", "proc", 4, 2, "lat_proc-exec", NULL, 0 },
+	{ "sh  ", "proc", 4, 2, "lat_proc-shell", NULL, 0 },
+	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
+};
+
+/*
+ * The other five tables.  A key ending in '*' stands for the result with
+ * that prefix and the largest size suffix (lmbench's "biggest" figure).
+ */
+static const struct pp_col ctx_cols[] = {
+	{ "2p/0K", "ctxsw", 5, 2, "lat_ctx-2-0k", NULL, 0 },
+	{ "2p/16K", "ctxsw ", 6, 2, "lat_ctx-2-16k", NULL, 0 },
+	{ "2p/64K", "ctxsw ", 6, 2, "lat_ctx-2-64k", NULL, 0 },
+	{ "8p/16K", "ctxsw ", 6, 2, "lat_ctx-8-16k", NULL, 0 },
+	{ "8p/64K", "ctxsw ", 6, 2, "lat_ctx-8-64k", NULL, 0 },
+	{ "16p/16K", "ctxsw  ", 7, 2, "lat_ctx-16-16k", NULL, 0 },
+	{ "16p/64K", "ctxsw  ", 7, 2, "lat_ctx-16-64k", NULL, 0 },
+	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
+};
+
+static const struct pp_col ipc_cols[] = {
+	{ "2p/0K", "ctxsw", 5, 2, "lat_ctx-2-0k", NULL, 0 },
+	{ " Pipe", "     ", 5, 2, "lat_pipe", NULL, 0 },
+	{ "AF  ", "UNIX", 4, 2, "lat_unix", NULL, 0 },
+	{ "  UDP", "     ", 5, 2, "lat_udp", NULL, 0 },
+	{ "RPC/ ", " UDP ", 5, 2, "lat_rpc-udp", NULL, 0 },
+	{ "  TCP", "     ", 5, 2, "lat_tcp", NULL, 0 },
+	{ "RPC/ ", " TCP ", 5, 2, "lat_rpc-tcp", NULL, 0 },
+	{ "TCP ", "conn", 4, 1, "lat_connect", NULL, 0 },
+	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
+};
+
+static const struct pp_col fsvm_cols[] = {
+	{ "0K Fil", "Create", 6, 2, "lat_fs-create-0k", NULL, 0 },
+	{ "e     ", "Delete", 6, 2, "lat_fs-delete-0k", NULL, 0 },
+	{ "10K Fi", "Create", 6, 2, "lat_fs-create-10k", NULL, 0 },
+	{ "le    ", "Delete", 6, 2, "lat_fs-delete-10k", NULL, 0 },
+	{ "  Mmap ", "Latency", 7, 1, "lat_mmap-*", NULL, 0 },
+	{ " Prot", "Fault", 5, 2, "lat_sig-prot", NULL, 0 },
+	{ " Page", "Fault", 5, 2, "lat_pagefault", NULL, 0 },
+	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
+};
+
+static const struct pp_col bw_cols[] = {
+	{ "Pipe", "    ", 4, 0, "bw_pipe", NULL, 0 },
+	{ "AF  ", "UNIX", 4, 0, "bw_unix", NULL, 0 },
+	{ " TCP", "    ", 4, 0, "bw_tcp", NULL, 0 },
+	{ " File ", "reread", 6, 0, "bw_file_rd-io-*", NULL, 0 },
+	{ " Mmap ", "reread", 6, 0, "bw_mmap_rd-mo-*", NULL, 0 },
+	{ " Bcopy", "(libc)", 6, 0, "bw_mem-bcopy-*", NULL, 0 },
+	{ " Bcopy", "(hand)", 6, 0, "bw_mem-fcp-*", NULL, 0 },
+	{ " Mem", "read", 4, 0, "bw_mem-frd-*", NULL, 0 },
+	{ "  Mem", "write", 5, 0, "bw_mem-fwr-*", NULL, 0 },
+	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
+};
+
+static const struct pp_col mem_cols[] = {
+	{ " Mhz", "    ", 4, 0, "=mhz", NULL, 0 },
+	{ "  L1 $", "      ", 6, 3, "lat_mem_rd-l1", NULL, 0 },
+	{ "  L2 $", "      ", 6, 3, "lat_mem_rd-l2", NULL, 0 },
+	{ "  L3 $", "      ", 6, 3, "lat_mem_rd-l3", NULL, 0 },
+	{ "Main mem", "        ", 8, 1, "lat_mem_rd-main", NULL, 0 },
+	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
+};
+
+const struct pp_table pp_tables[] = {
+	{ "Processor, Processes - times in microseconds - smaller is better", proc_cols },
+	{ "Context switching - times in microseconds - smaller is better", ctx_cols },
+	{ "*Local* Communication latencies in microseconds - smaller is better", ipc_cols },
+	{ "File & VM system latencies in microseconds - smaller is better", fsvm_cols },
+	{ "*Local* Communication bandwidths in MB/s - bigger is better", bw_cols },
+	{ "Memory latencies in nanoseconds - smaller is better", mem_cols },
+};
+
+const unsigned int pp_ntables = ARRAY_SIZE(pp_tables);
+
+bool pp_fmt_cell(char *out, size_t size, double v, int width, int prec)
+{
+	static const char *const suffix[] = { "", "K", "M", "G" };
+	char buf[64];
+	unsigned int s = 0;
+	int ilen;
+
+	if (size < (size_t)width + 1)
+		return false;
+	if (!isfinite(v) || v <= 0) {
+		snprintf(out, size, "%*s", width, "");
+		return false;
+	}
+	for (;;) {
+		double x = v;
+		int w = width - (s ? 1 : 0);
+		unsigned int i;
+
+		for (i = 0; i < s; i++)
+			x /= 1000.0;
+		snprintf(buf, sizeof(buf), "%.*f", s ? 0 : prec, x);
+		ilen = (int)strcspn(buf, ".");
+		if (ilen <= w || s + 1 >= ARRAY_SIZE(suffix)) {
+			buf[w] = '\0';	/* lmbench's %4.4s: cut, not round */
+			snprintf(out, size, "%*s%s", w, buf, suffix[s]);
+			return true;
+		}
+		s++;
+	}
+}
+
+/* "16mb" -> 16 << 20, "31k" -> 31 << 10, "sz512" -> 512; -1 if none. */
+static double size_of_suffix(const char *s)
+{
+	double v;
+	char *end;
+
+	while (*s && !(*s >= '0' && *s <= '9'))
+		s++;
+	if (!*s)
+		return -1;
+	v = strtod(s, &end);
+	if (*end == 'k')
+		v *= 1024;
+	else if (*end == 'm')
+		v *= 1024 * 1024;
+	else if (*end == 'g')
+		v *= 1024.0 * 1024 * 1024;
+	return v;
+}
+
+/* The result for key, or for "prefix*" the one with the largest size. */
+static const struct pp_result *find_key(const struct pp_run *run, const char *key)
+{
+	const struct pp_result *best = NULL;
+	size_t len = strlen(key), i;
+	double best_size = -2;
+
+	if (!len || key[len - 1] != '*')
+		return pp_run_find(run, key);
+	for (i = 0; i < run->nresults; i++) {
+		const struct pp_result *r = &run->results[i];
+		double sz;
+
+		if (strncmp(r->key, key, len - 1))
+			continue;
+		sz = size_of_suffix(r->key + len - 1);
+		if (sz > best_size) {
+			best_size = sz;
+			best = r;
+		}
+	}
+	return best;
+}
+
+static double col_value(const struct pp_run *run, const struct pp_col *c)
+{
+	const struct pp_result *a, *b;
+	double scale = c->scale ? c->scale : 1.0;
+
+	if (!strcmp(c->key, "=mhz"))
+		return run->meta.mhz.trusted ? run->meta.mhz.mhz : NAN;
+	a = find_key(run, c->key);
+	if (!c->key2)
+		return a ? a->value * scale : NAN;
+	b = find_key(run, c->key2);
+	/* lmbench: "If they have no /dev/zero, use /dev/null, else average" */
+	if (a && b)
+		return (a->value + b->value) / 2.0 * scale;
+	if (a || b)
+		return (a ? a->value : b->value) * scale;
+	return NAN;
+}
+
+static bool table_has_data(const struct pp_table *t, const struct pp_run *runs,
+			   size_t nruns)
+{
+	const struct pp_col *c;
+	size_t i;
+
+	for (i = 0; i < nruns; i++)
+		for (c = t->cols; c->width; c++)
+			if (strcmp(c->key, "=mhz") && isfinite(col_value(&runs[i], c)))
+				return true;
+	return false;
+}
+
+static void rule(FILE *f, int len)
+{
+	while (len-- > 0)
+		fputc('-', f);
+	fputc('\n', f);
+}
+
+static void print_table(FILE *f, const struct pp_table *t,
+			const struct pp_run *runs, size_t nruns)
+{
+	const struct pp_col *c;
+	int len = 23;
+	size_t i;
+
+	for (c = t->cols; c->width; c++)
+		len += 1 + c->width;
+	fprintf(f, "\n%s\n", t->title);
+	rule(f, len);
+	fprintf(f, "%-9s %13s", "Host", "OS");
+	for (c = t->cols; c->width; c++)
+		fprintf(f, " %-*.*s", c->width, c->width, c->h1);
+	fprintf(f, "\n%-9s %13s", "", "");
+	for (c = t->cols; c->width; c++)
+		fprintf(f, " %-*.*s", c->width, c->width, c->h2);
+	fprintf(f, "\n--------- -------------");
+	for (c = t->cols; c->width; c++) {
+		fputc(' ', f);
+		for (int k = 0; k < c->width; k++)
+			fputc('-', f);
+	}
+	fputc('\n', f);
+
+	for (i = 0; i < nruns; i++) {
+		const struct pp_meta *m = &runs[i].meta;
+		char os[160], cell[32];
+
+		snprintf(os, sizeof(os), "%s %s", m->sysname, m->release);
+		fprintf(f, "%-9.9s %13.13s", m->hostname, os);
+		for (c = t->cols; c->width; c++) {
+			double v = col_value(&runs[i], c);
+
+			if (!strcmp(c->key, "=mhz") && !m->mhz.trusted)
+				snprintf(cell, sizeof(cell), "%*s", c->width, "?");
+			else
+				pp_fmt_cell(cell, sizeof(cell), v, c->width, c->prec);
+			fprintf(f, " %s", cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns)
+{
+	unsigned int t;
+	int printed = 0;
+
+	for (t = 0; t < pp_ntables; t++) {
+		if (!table_has_data(&pp_tables[t], runs, nruns))
+			continue;
+		print_table(f, &pp_tables[t], runs, nruns);
+		printed++;
+	}
+	return printed;
+}
+
+void pp_print_notes(FILE *f, const struct pp_run *runs, size_t nruns)
+{
+	size_t i, j;
+
+	for (i = 0; i < nruns; i++) {
+		const struct pp_run *r = &runs[i];
+		const char *who = nruns > 1 ? r->meta.release : NULL;
+		bool first = true;
+
+		if (!r->meta.mhz.trusted)
+			fprintf(f, "%s%sMhz not shown: %s\n", who ? who : "",
+				who ? ": " : "", r->meta.mhz.note);
+		for (j = 0; j < r->nresults; j++) {
+			const struct pp_result *p = &r->results[j];
+
+			if (!p->noisy)
+				continue;
+			if (first)
+				fprintf(f, "%s%snoisy (cv > %.0f%%):", who ? who : "",
+					who ? ": " : "", r->meta.noise_pct);
+			fprintf(f, " %s (%.1f%%)", p->key, p->st.cv_pct);
+			first = false;
+		}
+		if (!first)
+			fputc('\n', f);
+		for (j = 0; j < r->nskips; j++)
+			fprintf(f, "%s%sskipped %s: %s\n", who ? who : "", who ? ": " : "",
+				r->skips[j].name, r->skips[j].reason);
+	}
+}
+
+void pp_print_flat(FILE *f, const struct pp_run *run, bool stats)
+{
+	size_t i;
+
+	for (i = 0; i < run->nresults; i++) {
+		const struct pp_result *r = &run->results[i];
+		char name[PP_KEY_MAX + PP_UNIT_MAX + 4];
+
+		snprintf(name, sizeof(name), "%s (%s)", r->key, r->unit);
+		fprintf(f, "%-40s %.4g", name, r->value);
+		if (stats)
+			fprintf(f, "  (min %.4g, max %.4g, cv %.1f%%, n %zu%s)",
+				r->st.min, r->st.max, r->st.cv_pct, r->nsamples,
+				r->noisy ? ", noisy" : "");
+		fputc('\n', f);
+	}
+}

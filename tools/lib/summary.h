@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Text output: lmbench's summary tables (one row per run) and the flat
+ * "name (unit)  value" listing.
+ */
+#ifndef PP_SUMMARY_H
+#define PP_SUMMARY_H
+
+#include <stdio.h>
+
+#include "results.h"
+
+struct pp_col {
+	const char *h1, *h2;	/* header lines, each exactly width chars */
+	int width;
+	int prec;		/* digits after the point before truncation */
+	const char *key;	/* result key, or "=mhz" for the clock */
+	const char *key2;	/* if set, the column is the mean of both */
+	double scale;		/* 0 means 1 */
+};
+
+struct pp_table {
+	const char *title;
+	const struct pp_col *cols;	/* ends with width == 0 */
+};
+
+extern const struct pp_table pp_tables[];
+extern const unsigned int pp_ntables;
+
+/*
+ * Format v into exactly width characters the way lmbench's getsummary
+ * does: printf with prec digits, cut to width ("143.", "5051"); values
+ * whose integer part does not fit get a K or M suffix instead of a
+ * wrong number.  Returns false (and blanks) for a missing value.
+ */
+bool pp_fmt_cell(char *out, size_t size, double v, int width, int prec);
+
+/* Tables that have at least one value in one of the runs. */
+int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns);
+void pp_print_notes(FILE *f, const struct pp_run *runs, size_t nruns);
+void pp_print_flat(FILE *f, const struct pp_run *run, bool stats);
+
+#endif /* PP_SUMMARY_H */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by the perfprobe tools: messages, strict number
+ * parsing, string copies.
+ */
+#ifndef PP_UTIL_H
+#define PP_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __noinline	__attribute__((noinline))
+
+/* Exit codes of the perfprobe command (Documentation/cli.rst). */
+enum pp_exit {
+	PP_EXIT_OK	= 0,	/* everything asked for ran */
+	PP_EXIT_FAIL	= 1,	/* a benchmark or the tool itself failed */
+	PP_EXIT_USAGE	= 2,	/* unknown command or option, bad value */
+	PP_EXIT_BADFILE	= 3,	/* unreadable or invalid result file */
+	PP_EXIT_SKIP	= 4,	/* ran, but some benchmarks were skipped */
+};
+
+extern int pp_verbose;
+
+/* "perfprobe: <message>\n" on stderr. */
+void pp_err(const char *fmt, ...) __printf(1, 2);
+/* Only with -v. */
+void pp_dbg(const char *fmt, ...) __printf(1, 2);
+
+int pp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int pp_parse_double(const char *s, double min, double max, double *out);
+/* Sizes with k/m/g suffixes (powers of two), as lmbench's bytes(). */
+int pp_parse_size(const char *s, uint64_t *out);
+
+/* Bounded copy that always terminates; returns false when truncated. */
+bool pp_strlcpy(char *dst, const char *src, size_t size);
+
+/* Read the first line of a small file (sysfs, procfs); strips '\n'. */
+int pp_read_line(const char *path, char *buf, size_t size);
+
+/* mkdir -p */
+int pp_mkdirs(const char *path, unsigned int mode);
+
+#endif /* PP_UTIL_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The benchmark registry.  A benchmark is one file in bench/ that
+ * defines one struct pp_bench named pp_bench_<name>, plus one line in
+ * benches.h.  Nothing else is edited to add a benchmark.
+ */
+#ifndef PP_BENCH_H
+#define PP_BENCH_H
+
+#include "harness.h"
+
+struct pp_bench {
+	const char *name;		/* lmbench's program name: lat_syscall */
+	const char *group;		/* proc, ctx, ipc, fsvm, bw, mem, ops */
+	const char *summary;		/* one line for "perfprobe list" */
+	const char *const *keys;	/* headline result keys, NULL-ended */
+	/* 0 ok, or the value of pp_skip() / pp_fail(). */
+	int (*run)(struct pp_ctx *ctx);
+};
+
+#define PP_BENCH(name) extern const struct pp_bench pp_bench_##name;
+#include "benches.h"
+#undef PP_BENCH
+
+extern const struct pp_bench *const pp_benches[];
+extern const unsigned int pp_nbenches;
+
+struct pp_group {
+	const char *name;
+	const char *title;
+};
+extern const struct pp_group pp_groups[];
+extern const unsigned int pp_ngroups;
+
+const struct pp_bench *pp_bench_find(const char *name);
+bool pp_group_valid(const char *name);
+
+#endif /* PP_BENCH_H */

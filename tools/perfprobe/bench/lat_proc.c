@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lat_proc: process creation, as lmbench's lat_proc.
+ *
+ *   fork   fork(); the child exits at once; the parent waits
+ *   exec   fork(); the child execve()s a tiny static program
+ *   shell  fork(); the child runs "/bin/sh -c <that program>"
+ *
+ * The children close stdout first, as lmbench's do.  A child that cannot
+ * exec fails the measurement instead of being timed as a fast exit.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+struct proc_state {
+	char prog[4096];
+};
+
+static int reap(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ENOEXEC;
+}
+
+static int do_fork(uint64_t n, void *arg)
+{
+	int status;
+
+	(void)arg;
+	while (n-- > 0) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return -errno;
+		if (pid == 0)
+			_exit(0);
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR)
+				return -errno;
+	}
+	return 0;
+}
+
+static int do_exec(uint64_t n, void *arg)
+{
+	struct proc_state *s = arg;
+	char *const av[] = { s->prog, NULL };
+	char *const env[] = { NULL };
+	int ret;
+
+	while (n-- > 0) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return -errno;
+		if (pid == 0) {
+			close(1);
+			execve(s->prog, av, env);
+			_exit(127);
+		}
+		ret = reap(pid);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int do_shell(uint64_t n, void *arg)
+{
+	struct proc_state *s = arg;
+	int ret;
+
+	while (n-- > 0) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return -errno;
+		if (pid == 0) {
+			close(1);
+			execl("/bin/sh", "sh", "-c", s->prog, (char *)NULL);
+			_exit(127);
+		}
+		ret = reap(pid);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int lat_proc_run(struct pp_ctx *ctx)
+{
+	struct proc_state s;
+	int ret;
+
+	ret = pp_latency_us(ctx, "lat_proc-fork", do_fork, NULL);
+	if (pp_helper_path(ctx, "perfprobe-hello", s.prog, sizeof(s.prog))) {
+		pp_skip(ctx, "lat_proc-exec", "perfprobe-hello not found beside perfprobe (run make)");
+		pp_skip(ctx, "lat_proc-shell", "perfprobe-hello not found beside perfprobe (run make)");
+		return ret ? ret : 1;
+	}
+	ret |= pp_latency_us(ctx, "lat_proc-exec", do_exec, &s);
+	if (access("/bin/sh", X_OK))
+		return pp_skip(ctx, "lat_proc-shell", "/bin/sh: %s", strerror(errno));
+	ret |= pp_latency_us(ctx, "lat_proc-shell", do_shell, &s);
+	return ret;
+}
+
+static const char *const keys[] = {
+	"lat_proc-fork", "lat_proc-exec", "lat_proc-shell", NULL
+};
+
+const struct pp_bench pp_bench_lat_proc = {
+	.name = "lat_proc",
+	.group = "proc",
+	.summary = "fork+exit, fork+execve, fork+/bin/sh -c (us)",
+	.keys = keys,
+	.run = lat_proc_run,
+};

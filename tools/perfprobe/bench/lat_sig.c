@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lat_sig: signal costs, as lmbench's lat_sig.
+ *
+ *   install  sigaction() of a handler
+ *   catch    kill(self, SIGUSR1) caught by an empty handler, less the
+ *            cost of kill(self, 0) (sending without delivering)
+ *   prot     a write to a read-only shared file mapping: the protection
+ *            fault and its SIGSEGV caught, less the cost of "catch"
+ *            (lmbench assumes the delivery costs what a catch costs)
+ *
+ * prot: the handler returns and the write faults again, so each fault is
+ * one operation; after the last one the handler makes the page writable
+ * so the write completes.  The two mprotect() calls per pass are spread
+ * over the thousands of faults in it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static void empty_handler(int sig)
+{
+	(void)sig;
+}
+
+static int do_install(uint64_t n, void *arg)
+{
+	struct sigaction sa, old;
+
+	(void)arg;
+	while (n-- > 0) {
+		sa.sa_handler = empty_handler;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = 0;
+		if (sigaction(SIGUSR1, &sa, &old))
+			return -errno;
+	}
+	return 0;
+}
+
+static int do_send(uint64_t n, void *arg)
+{
+	pid_t me = getpid();
+
+	(void)arg;
+	while (n-- > 0)
+		if (kill(me, 0))
+			return -errno;
+	return 0;
+}
+
+static int do_catch(uint64_t n, void *arg)
+{
+	pid_t me = getpid();
+
+	(void)arg;
+	while (n-- > 0)
+		if (kill(me, SIGUSR1))
+			return -errno;
+	return 0;
+}
+
+static volatile char *prot_page;
+static size_t prot_size;
+static volatile uint64_t prot_caught, prot_want;
+
+static void prot_handler(int sig)
+{
+	(void)sig;
+	if (++prot_caught >= prot_want)
+		mprotect((void *)prot_page, prot_size, PROT_READ | PROT_WRITE);
+}
+
+static int do_prot(uint64_t n, void *arg)
+{
+	(void)arg;
+	prot_caught = 0;
+	prot_want = n;
+	*prot_page = 1;		/* faults n times, see above */
+	if (mprotect((void *)prot_page, prot_size, PROT_READ))
+		return -errno;
+	return prot_caught == n ? 0 : -EPROTO;
+}
+
+static int sample(struct pp_ctx *ctx, const char *what, pp_loop_fn fn,
+		  struct pp_sampling *s)
+{
+	int ret = pp_sample(ctx, fn, NULL, NULL, s);
+
+	if (ret)
+		return pp_fail(ctx, "%s: %s", what, strerror(-ret));
+	return 0;
+}
+
+/* Subtract a median cost from every sample, as lmbench subtracts it. */
+static void subtract(struct pp_sampling *s, double ns)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		s->ns_per_op[i] = s->ns_per_op[i] > ns ? s->ns_per_op[i] - ns : 0;
+}
+
+static int setup_prot(struct pp_ctx *ctx)
+{
+	char dir[4096], path[4200];
+	struct sigaction sa;
+	void *p;
+	int fd;
+
+	if (pp_tmp_dir(ctx, dir, sizeof(dir)))
+		return pp_fail(ctx, "cannot create a temporary directory");
+	snprintf(path, sizeof(path), "%s/lat_sig", dir);
+	prot_size = (size_t)sysconf(_SC_PAGESIZE);
+	fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)prot_size))
+		return pp_fail(ctx, "%s: %s", path, strerror(errno));
+	p = mmap(NULL, prot_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return pp_fail(ctx, "mmap: %s", strerror(errno));
+	prot_page = p;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = prot_handler;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGBUS, &sa, NULL))
+		return pp_fail(ctx, "sigaction: %s", strerror(errno));
+	return 0;
+}
+
+static void teardown_prot(void)
+{
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	if (prot_page)
+		munmap((void *)prot_page, prot_size);
+	prot_page = NULL;
+}
+
+static int lat_sig_run(struct pp_ctx *ctx)
+{
+	struct pp_sampling *send, *catch, *prot;
+	struct sigaction sa, old;
+	int ret = -1;
+
+	send = malloc(sizeof(*send));
+	catch = malloc(sizeof(*catch));
+	prot = malloc(sizeof(*prot));
+	if (!send || !catch || !prot) {
+		ret = pp_fail(ctx, "out of memory");
+		goto out;
+	}
+	if (pp_latency_us(ctx, "lat_sig-install", do_install, NULL))
+		goto out;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = empty_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, &old);
+	ret = sample(ctx, "kill(self, 0)", do_send, send);
+	if (!ret)
+		ret = sample(ctx, "kill(self, SIGUSR1)", do_catch, catch);
+	sigaction(SIGUSR1, &old, NULL);
+	if (ret)
+		goto out;
+	subtract(catch, pp_median(send->ns_per_op, send->n));
+	ret = pp_report_sampling(ctx, "lat_sig-catch", "us", 1e-3, catch);
+	if (ret)
+		goto out;
+
+	ret = setup_prot(ctx);
+	if (!ret)
+		ret = sample(ctx, "protection fault", do_prot, prot);
+	teardown_prot();
+	if (ret)
+		goto out;
+	subtract(prot, pp_median(catch->ns_per_op, catch->n));
+	ret = pp_report_sampling(ctx, "lat_sig-prot", "us", 1e-3, prot);
+out:
+	free(send);
+	free(catch);
+	free(prot);
+	return ret;
+}
+
+static const char *const keys[] = {
+	"lat_sig-install", "lat_sig-catch", "lat_sig-prot", NULL
+};
+
+const struct pp_bench pp_bench_lat_sig = {
+	.name = "lat_sig",
+	.group = "proc",
+	.summary = "signal handler install, catch, and protection fault (us)",
+	.keys = keys,
+	.run = lat_sig_run,
+};

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lat_syscall: the cost of simple system calls, as lmbench's lat_syscall.
+ *
+ *   null   getppid()
+ *   read   read 1 byte from /dev/zero
+ *   write  write 1 byte to /dev/null
+ *   stat   stat() of a file in the temporary directory
+ *   fstat  fstat() of an open descriptor of that file
+ *   open   open() + close() of that file
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+struct sc_state {
+	int fd;
+	char file[4096];
+};
+
+static int do_null(uint64_t n, void *arg)
+{
+	(void)arg;
+	while (n-- > 0)
+		getppid();
+	return 0;
+}
+
+static int do_read(uint64_t n, void *arg)
+{
+	struct sc_state *s = arg;
+	char c;
+
+	while (n-- > 0)
+		if (read(s->fd, &c, 1) != 1)
+			return -EIO;
+	return 0;
+}
+
+static int do_write(uint64_t n, void *arg)
+{
+	struct sc_state *s = arg;
+	char c = 0;
+
+	while (n-- > 0)
+		if (write(s->fd, &c, 1) != 1)
+			return -EIO;
+	return 0;
+}
+
+static int do_stat(uint64_t n, void *arg)
+{
+	struct sc_state *s = arg;
+	struct stat st;
+
+	while (n-- > 0)
+		if (stat(s->file, &st))
+			return -errno;
+	return 0;
+}
+
+static int do_fstat(uint64_t n, void *arg)
+{
+	struct sc_state *s = arg;
+	struct stat st;
+
+	while (n-- > 0)
+		if (fstat(s->fd, &st))
+			return -errno;
+	return 0;
+}
+
+static int do_open(uint64_t n, void *arg)
+{
+	struct sc_state *s = arg;
+
+	while (n-- > 0) {
+		int fd = open(s->file, O_RDONLY);
+
+		if (fd < 0)
+			return -errno;
+		close(fd);
+	}
+	return 0;
+}
+
+static int on_fd(struct pp_ctx *ctx, const char *key, const char *path, int flags,
+		 pp_loop_fn fn, struct sc_state *s)
+{
+	int ret;
+
+	s->fd = open(path, flags);
+	if (s->fd < 0)
+		return pp_skip(ctx, key, "%s: %s", path, strerror(errno));
+	ret = pp_latency_us(ctx, key, fn, s);
+	close(s->fd);
+	return ret;
+}
+
+static int lat_syscall_run(struct pp_ctx *ctx)
+{
+	struct sc_state s;
+	char dir[3800];
+	int fd, ret = 0;
+
+	ret |= pp_latency_us(ctx, "lat_syscall-null", do_null, NULL);
+	ret |= on_fd(ctx, "lat_syscall-read", "/dev/zero", O_RDONLY, do_read, &s);
+	ret |= on_fd(ctx, "lat_syscall-write", "/dev/null", O_WRONLY, do_write, &s);
+
+	/* lmbench's script stats a file it made in its scratch directory. */
+	if (pp_tmp_dir(ctx, dir, sizeof(dir)))
+		return pp_fail(ctx, "cannot create a temporary directory: %s",
+			       strerror(errno));
+	snprintf(s.file, sizeof(s.file), "%s/XXX", dir);
+	fd = open(s.file, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0)
+		return pp_fail(ctx, "%s: %s", s.file, strerror(errno));
+	close(fd);
+	ret |= pp_latency_us(ctx, "lat_syscall-stat", do_stat, &s);
+	ret |= on_fd(ctx, "lat_syscall-fstat", s.file, O_RDONLY, do_fstat, &s);
+	ret |= pp_latency_us(ctx, "lat_syscall-open", do_open, &s);
+	return ret < 0 ? -1 : ret;
+}
+
+static const char *const keys[] = {
+	"lat_syscall-null", "lat_syscall-read", "lat_syscall-write",
+	"lat_syscall-stat", "lat_syscall-fstat", "lat_syscall-open", NULL
+};
+
+const struct pp_bench pp_bench_lat_syscall = {
+	.name = "lat_syscall",
+	.group = "proc",
+	.summary = "null, read, write, stat, fstat, open+close system calls (us)",
+	.keys = keys,
+	.run = lat_syscall_run,
+};

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one list of benchmarks, in run order.  Add a line here and a file
+ * bench/<name>.c defining pp_bench_<name>; see Documentation/adding.rst.
+ * (No include guard: this is an X-macro list.)
+ */
+/* Processor, Processes */
+PP_BENCH(lat_syscall)
+PP_BENCH(lat_select)
+PP_BENCH(lat_sig)
+PP_BENCH(lat_proc)

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfprobe: the command line.  Commands live in one table (cmds[]);
+ * global options may appear anywhere on the line.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "clock.h"
+#include "summary.h"
+#include "sysinfo.h"
+
+#ifndef PP_VERSION
+#define PP_VERSION "0.0-dev"
+#endif
+
+/* Measurement modes: samples per result and time per sample. */
+#define DEFAULT_SAMPLES		11	/* lmbench's TRIES */
+#define DEFAULT_TARGET_MS	10.0
+#define QUICK_SAMPLES		5
+#define QUICK_TARGET_MS		2.0
+#define FULL_SAMPLES		21
+#define FULL_TARGET_MS		50.0
+#define DEFAULT_NOISE_PCT	5.0
+
+struct cmd {
+	const char *name;
+	int (*fn)(struct pp_cli *cli, int argc, char **argv);
+	const char *args;
+	const char *help;
+};
+
+static int cmd_list(struct pp_cli *cli, int argc, char **argv);
+static int cmd_run(struct pp_cli *cli, int argc, char **argv);
+static int cmd_syscall(struct pp_cli *cli, int argc, char **argv);
+static int cmd_summary(struct pp_cli *cli, int argc, char **argv);
+static int cmd_help(struct pp_cli *cli, int argc, char **argv);
+static int cmd_version(struct pp_cli *cli, int argc, char **argv);
+
+static const struct cmd cmds[] = {
+	{ "list", cmd_list, "[GROUP]", "list the benchmarks, one per line" },
+	{ "run", cmd_run, "[NAME|GROUP...]", "run benchmarks (default: all)" },
+	{ "syscall", cmd_syscall, "", "the Processor, Processes table (group proc)" },
+	{ "summary", cmd_summary, "FILE...", "lmbench tables from result files, one row each" },
+	{ "help", cmd_help, "", "this text" },
+	{ "version", cmd_version, "", "print the version" },
+};
+
+enum {
+	OPT_RESULTS_DIR = 256,
+	OPT_NO_SAVE,
+	OPT_TMPDIR,
+	OPT_NOISE,
+	OPT_FULL,
+	OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "quick", no_argument, NULL, 'q' },
+	{ "full", no_argument, NULL, OPT_FULL },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "results-dir", required_argument, NULL, OPT_RESULTS_DIR },
+	{ "no-save", no_argument, NULL, OPT_NO_SAVE },
+	{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
+	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "usage: perfprobe [OPTIONS] COMMAND [ARGS]\n\ncommands:\n");
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		fprintf(f, "  %-8s %-16s %s\n", cmds[i].name, cmds[i].args, cmds[i].help);
+	fprintf(f,
+		"\noptions:\n"
+		"  --json            stdout is one JSON document (progress stays on stderr)\n"
+		"  -o, --output FILE also write the results to FILE (atomically)\n"
+		"  -r, --repeat N    samples per result (default %d, the median is reported)\n"
+		"  -c, --cpu N       pin the benchmarks and their children to CPU N\n"
+		"  -q, --quick       short runs for smoke tests\n"
+		"      --full        long runs for publication\n"
+		"      --noise PCT   mark results whose CV exceeds PCT%% (default %.0f)\n"
+		"      --results-dir DIR  where runs are saved (default ~/.local/share/perfprobe/results)\n"
+		"      --no-save     do not save the run under the results directory\n"
+		"      --tmpdir DIR  where temporary files go (default $TMPDIR or /tmp)\n"
+		"  -v, --verbose     more detail: every result with its spread\n"
+		"  -h, --help        this text;  --version  the version\n"
+		"\nexit codes: 0 all ran, 1 failure, 2 usage error, 3 bad result file,\n"
+		"            4 some benchmarks skipped (the rest ran)\n",
+		DEFAULT_SAMPLES, DEFAULT_NOISE_PCT);
+}
+
+static int usage_err(const char *fmt, ...) __printf(1, 2);
+
+static int usage_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perfprobe: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see 'perfprobe help')\n", stderr);
+	return PP_EXIT_USAGE;
+}
+
+static int check_cpu(const char *arg, int *cpu)
+{
+	cpu_set_t set;
+	uint64_t v;
+
+	if (pp_parse_u64(arg, 0, CPU_SETSIZE - 1, &v))
+		return usage_err("--cpu: '%s' is not a CPU number", arg);
+	if (sched_getaffinity(0, sizeof(set), &set) || !CPU_ISSET((int)v, &set))
+		return usage_err("--cpu: CPU %s is not online or not allowed here", arg);
+	*cpu = (int)v;
+	return 0;
+}
+
+int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
+{
+	bool quick = false, full = false;
+	uint64_t v;
+	double d;
+	int c, ret;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->opts.samples = DEFAULT_SAMPLES;
+	cli->opts.target_ms = DEFAULT_TARGET_MS;
+	cli->opts.noise_pct = DEFAULT_NOISE_PCT;
+	cli->opts.pin_cpu = -1;
+	cli->argc = argc;
+	cli->argv = argv;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jo:r:c:qvh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			cli->opts.json = true;
+			break;
+		case 'o':
+			if (!*optarg)
+				return usage_err("-o: empty file name");
+			cli->opts.out = optarg;
+			break;
+		case 'r':
+			if (pp_parse_u64(optarg, 1, PP_MAX_SAMPLES, &v))
+				return usage_err("--repeat: '%s' is not a number from 1 to %d",
+						 optarg, PP_MAX_SAMPLES);
+			cli->opts.samples = (unsigned int)v;
+			cli->repeat_set = true;
+			break;
+		case 'c':
+			ret = check_cpu(optarg, &cli->opts.pin_cpu);
+			if (ret)
+				return ret;
+			break;
+		case 'q':
+			quick = true;
+			break;
+		case OPT_FULL:
+			full = true;
+			break;
+		case 'v':
+			pp_verbose++;
+			break;
+		case 'h':
+			cli->help = true;
+			break;
+		case OPT_VERSION:
+			cli->version = true;
+			break;
+		case OPT_RESULTS_DIR:
+			if (!*optarg)
+				return usage_err("--results-dir: empty directory name");
+			cli->opts.results_dir = optarg;
+			break;
+		case OPT_NO_SAVE:
+			cli->opts.no_save = true;
+			break;
+		case OPT_TMPDIR:
+			if (access(optarg, W_OK | X_OK))
+				return usage_err("--tmpdir: '%s' is not a writable directory",
+						 optarg);
+			cli->opts.tmpdir = optarg;
+			break;
+		case OPT_NOISE:
+			if (pp_parse_double(optarg, 0.01, 1000, &d))
+				return usage_err("--noise: '%s' is not a percentage", optarg);
+			cli->opts.noise_pct = d;
+			break;
+		case ':':
+			return usage_err("option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				return usage_err("unknown option '-%c'", optopt);
+			return usage_err("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (quick && full)
+		return usage_err("--quick and --full exclude each other");
+	cli->opts.quick = quick;
+	cli->opts.full = full;
+	if (quick) {
+		cli->opts.target_ms = QUICK_TARGET_MS;
+		if (!cli->repeat_set)
+			cli->opts.samples = QUICK_SAMPLES;
+	} else if (full) {
+		cli->opts.target_ms = FULL_TARGET_MS;
+		if (!cli->repeat_set)
+			cli->opts.samples = FULL_SAMPLES;
+	}
+	if (optind < argc) {
+		cli->cmd = argv[optind];
+		cli->args = argv + optind + 1;
+		cli->nargs = argc - optind - 1;
+	}
+	return 0;
+}
+
+/* --- list --- */
+
+static int cmd_list(struct pp_cli *cli, int argc, char **argv)
+{
+	unsigned int i;
+
+	(void)cli;
+	if (argc > 1)
+		return usage_err("list: at most one group");
+	if (argc == 1 && !pp_group_valid(argv[0]))
+		return usage_err("list: unknown group '%s'", argv[0]);
+	for (i = 0; i < pp_nbenches; i++) {
+		const struct pp_bench *b = pp_benches[i];
+
+		if (argc == 1 && strcmp(b->group, argv[0]))
+			continue;
+		printf("%-16s %-5s %s\n", b->name, b->group, b->summary);
+		if (pp_verbose && b->keys) {
+			const char *const *k;
+
+			for (k = b->keys; *k; k++)
+				printf("%-16s       %s\n", "", *k);
+		}
+	}
+	return 0;
+}
+
+/* --- run --- */
+
+static void exe_dir(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	char *slash;
+
+	if (n <= 0) {
+		pp_strlcpy(buf, ".", size);
+		return;
+	}
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+}
+
+static void setup_meta(struct pp_ctx *ctx, int argc, char **argv)
+{
+	struct pp_meta *m = &ctx->run->meta;
+
+	pp_sysinfo_collect(m, argc, argv);
+	pp_clock_calibrate(&m->clock);
+	m->loop_overhead_ns = pp_loop_overhead();
+	pp_mhz_measure(&m->mhz, ctx->opts.quick);
+	m->samples = ctx->opts.samples;
+	m->target_ms = ctx->opts.target_ms;
+	m->noise_pct = ctx->opts.noise_pct;
+	m->pin_cpu = ctx->opts.pin_cpu;
+	pp_strlcpy(m->mode, ctx->opts.quick ? "quick" : ctx->opts.full ? "full" :
+		   "default", sizeof(m->mode));
+}
+
+static int save_results(struct pp_ctx *ctx, const char *tag)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	int err, ret = 0;
+
+	if (ctx->opts.out) {
+		err = pp_run_save(ctx->run, ctx->opts.out);
+		if (err) {
+			pp_err("%s: cannot write results: %s", ctx->opts.out, strerror(-err));
+			ret = -1;
+		}
+	}
+	if (ctx->opts.no_save)
+		return ret;
+	if (ctx->opts.results_dir)
+		pp_strlcpy(dir, ctx->opts.results_dir, sizeof(dir));
+	else if (pp_results_default_dir(dir, sizeof(dir)))
+		return ret;	/* no home: nowhere to keep history */
+	err = pp_results_path(dir, &ctx->run->meta, tag, path, sizeof(path));
+	if (!err)
+		err = pp_run_save(ctx->run, path);
+	if (err) {
+		pp_err("%s: cannot save results: %s", dir, strerror(-err));
+		return -1;
+	}
+	fprintf(stderr, "perfprobe: results saved to %s\n", path);
+	return ret;
+}
+
+static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
+		       unsigned int n, const char *tag)
+{
+	struct pp_run run;
+	struct pp_ctx ctx;
+	unsigned int i;
+	int ret = PP_EXIT_OK;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.opts = cli->opts;
+	ctx.run = &run;
+	ctx.total = n;
+	exe_dir(ctx.exe_dir, sizeof(ctx.exe_dir));
+	pp_run_init(&run);
+
+	if (ctx.opts.pin_cpu >= 0 && pp_pin_cpu(ctx.opts.pin_cpu)) {
+		pp_err("--cpu %d: cannot pin: %s", ctx.opts.pin_cpu, strerror(errno));
+		return PP_EXIT_FAIL;
+	}
+	pp_tmp_install_handlers();
+	setup_meta(&ctx, cli->argc, cli->argv);
+	fprintf(stderr, "perfprobe: %u benchmark%s, %u samples of %.0f ms each, %s\n",
+		n, n == 1 ? "" : "s", ctx.opts.samples, ctx.opts.target_ms,
+		ctx.opts.pin_cpu >= 0 ? "pinned" : "not pinned (use --cpu N to pin)");
+
+	for (i = 0; i < n; i++) {
+		int r;
+
+		ctx.bench = list[i]->name;
+		ctx.done = i;
+		ctx.failmsg[0] = '\0';
+		pp_progress(&ctx, "%s: %s", list[i]->name, list[i]->summary);
+		r = list[i]->run(&ctx);
+		pp_tmp_cleanup();
+		if (r < 0) {
+			pp_err("%s: failed: %s", list[i]->name,
+			       ctx.failmsg[0] ? ctx.failmsg : "unknown error");
+			pp_run_fail(&run, list[i]->name,
+				    ctx.failmsg[0] ? ctx.failmsg : "unknown error");
+		}
+	}
+
+	if (ctx.opts.json) {
+		char *s = pp_run_to_string(&run);
+
+		if (!s) {
+			pp_err("out of memory");
+			ret = PP_EXIT_FAIL;
+		} else {
+			printf("%s\n", s);
+			free(s);
+		}
+	} else {
+		pp_print_tables(stdout, &run, 1);
+		putchar('\n');
+		if (pp_verbose)
+			pp_print_flat(stdout, &run, true);
+		pp_print_notes(stdout, &run, 1);
+	}
+	fflush(stdout);
+	if (save_results(&ctx, tag))
+		ret = PP_EXIT_FAIL;
+	if (run.nfails)
+		ret = PP_EXIT_FAIL;
+	else if (run.nskips && ret == PP_EXIT_OK)
+		ret = PP_EXIT_SKIP;
+	pp_run_free(&run);
+	return ret;
+}
+
+static bool listed(const struct pp_bench **list, unsigned int n,
+		   const struct pp_bench *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (list[i] == b)
+			return true;
+	return false;
+}
+
+static int select_and_run(struct pp_cli *cli, int nnames, char **names,
+			  const char *tag)
+{
+	const struct pp_bench *list[64];
+	unsigned int n = 0, i;
+	int a;
+
+	if (pp_nbenches > ARRAY_SIZE(list))
+		return PP_EXIT_FAIL;
+	for (a = 0; a < nnames; a++) {
+		const struct pp_bench *b = pp_bench_find(names[a]);
+
+		if (!b && !pp_group_valid(names[a]))
+			return usage_err("run: no benchmark or group named '%s'", names[a]);
+		for (i = 0; i < pp_nbenches; i++) {
+			const struct pp_bench *c = pp_benches[i];
+
+			if ((c == b || !strcmp(c->group, names[a])) && !listed(list, n, c))
+				list[n++] = c;
+		}
+	}
+	if (!nnames)
+		for (i = 0; i < pp_nbenches; i++)
+			list[n++] = pp_benches[i];
+	return run_benches(cli, list, n, tag);
+}
+
+static int cmd_run(struct pp_cli *cli, int argc, char **argv)
+{
+	return select_and_run(cli, argc, argv, "run");
+}
+
+static int cmd_syscall(struct pp_cli *cli, int argc, char **argv)
+{
+	char *proc[] = { "proc" };
+
+	(void)argv;
+	if (argc)
+		return usage_err("syscall: takes no arguments");
+	return select_and_run(cli, 1, proc, "syscall");
+}
+
+/* --- summary --- */
+
+static int cmd_summary(struct pp_cli *cli, int argc, char **argv)
+{
+	struct pp_run *runs;
+	char err[512];
+	int i, ret = 0;
+
+	if (argc < 1)
+		return usage_err("summary: give one or more result files");
+	if (cli->opts.json)
+		return usage_err("summary: --json is not supported: the files already are JSON");
+	runs = calloc((size_t)argc, sizeof(*runs));
+	if (!runs)
+		return PP_EXIT_FAIL;
+	for (i = 0; i < argc; i++) {
+		ret = pp_run_load(&runs[i], argv[i], err, sizeof(err));
+		if (ret) {
+			pp_err("%s", err);
+			break;
+		}
+	}
+	if (!ret) {
+		if (!pp_print_tables(stdout, runs, (size_t)argc))
+			printf("(no results that belong in a summary table)\n");
+		putchar('\n');
+		if (pp_verbose)
+			for (i = 0; i < argc; i++) {
+				printf("%s (%s):\n", argv[i], runs[i].meta.release);
+				pp_print_flat(stdout, &runs[i], true);
+			}
+		pp_print_notes(stdout, runs, (size_t)argc);
+	}
+	while (i-- > 0)
+		pp_run_free(&runs[i]);
+	free(runs);
+	return ret;
+}
+
+static int cmd_help(struct pp_cli *cli, int argc, char **argv)
+{
+	(void)cli;
+	(void)argc;
+	(void)argv;
+	usage(stdout);
+	return 0;
+}
+
+static int cmd_version(struct pp_cli *cli, int argc, char **argv)
+{
+	(void)cli;
+	(void)argc;
+	(void)argv;
+	printf("perfprobe %s\n", PP_VERSION);
+	return 0;
+}
+
+int pp_main(int argc, char **argv)
+{
+	struct pp_cli cli;
+	unsigned int i;
+	int ret;
+
+	ret = pp_cli_parse(argc, argv, &cli);
+	if (ret)
+		return ret;
+	if (cli.version)
+		return cmd_version(&cli, 0, NULL);
+	if (cli.help || !cli.cmd) {
+		usage(cli.cmd || cli.help ? stdout : stderr);
+		return cli.help ? 0 : PP_EXIT_USAGE;
+	}
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(cmds[i].name, cli.cmd))
+			return cmds[i].fn(&cli, cli.nargs, cli.args);
+	return usage_err("unknown command '%s'", cli.cmd);
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "bench.h"
+
+#define PP_BENCH(name) &pp_bench_##name,
+const struct pp_bench *const pp_benches[] = {
+#include "benches.h"
+};
+#undef PP_BENCH
+
+const unsigned int pp_nbenches = ARRAY_SIZE(pp_benches);
+
+/* Groups follow lmbench's summary tables. */
+const struct pp_group pp_groups[] = {
+	{ "proc", "Processor, Processes" },
+	{ "ctx", "Context switching" },
+	{ "ipc", "Local communication latencies" },
+	{ "fsvm", "File & VM system latencies" },
+	{ "bw", "Local communication bandwidths" },
+	{ "mem", "Memory latencies" },
+	{ "ops", "Basic operations" },
+};
+
+const unsigned int pp_ngroups = ARRAY_SIZE(pp_groups);
+
+const struct pp_bench *pp_bench_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < pp_nbenches; i++)
+		if (!strcmp(pp_benches[i]->name, name))
+			return pp_benches[i];
+	return NULL;
+}
+
+bool pp_group_valid(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < pp_nbenches; i++)
+		if (!strcmp(pp_benches[i]->group, name))
+			return true;
+	return false;
+}
