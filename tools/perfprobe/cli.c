@@ -149,7 +149,7 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 	cli->argc = argc;
 	cli->argv = argv;
 
-	optind = 1;
+	optind = 0;	/* 0: a full reset of glibc's getopt state */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":jo:r:c:qvh", long_opts, NULL)) != -1) {
 		switch (c) {

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The perfprobe command: the Processor/Processes run, its JSON, the
+# summary of result files, exit codes and every bad input.
+. "$(dirname "$0")/tap.sh"
+plan 30
+
+J=$T_TMP/syscall.json
+"$PERFPROBE" --quick --json --no-save syscall >"$J" 2>"$T_TMP/err"
+rc=$?
+ok $(( rc == 0 || rc == 4 ? 0 : 1 )) "syscall --quick --json exits 0 or 4 (got $rc)"
+check "stdout is exactly one JSON document" jq -e . "$J"
+check "format and schema version" jq -e '.format == "perfprobe-results" and .schema_version == 1' "$J"
+keys="lat_syscall-null lat_syscall-read lat_syscall-write lat_syscall-stat lat_syscall-fstat
+lat_syscall-open lat_select-tcp lat_sig-install lat_sig-catch lat_sig-prot lat_proc-fork
+lat_proc-exec lat_proc-shell"
+missing=""
+for k in $keys; do
+	jq -e --arg k "$k" '.results[] | select(.key == $k) |
+		(.samples | length) >= 5 and .value > 0 and .unit == "us" and
+		.stats.n == (.samples | length) and .direction == "lower"' "$J" >/dev/null ||
+		missing="$missing $k"
+done
+ok $([ -z "$missing" ]; echo $?) "every Processor key present, >= 5 samples, positive${missing:+ (bad:$missing)}"
+v() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$J"; }
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+check "null call < stat ($(v lat_syscall-null) < $(v lat_syscall-stat))" lt "$(v lat_syscall-null)" "$(v lat_syscall-stat)"
+check "stat < open+close ($(v lat_syscall-stat) < $(v lat_syscall-open))" lt "$(v lat_syscall-stat)" "$(v lat_syscall-open)"
+check "fork < exec ($(v lat_proc-fork) < $(v lat_proc-exec))" lt "$(v lat_proc-fork)" "$(v lat_proc-exec)"
+check "exec < shell ($(v lat_proc-exec) < $(v lat_proc-shell))" lt "$(v lat_proc-exec)" "$(v lat_proc-shell)"
+check "metadata is complete" jq -e '.meta | (.perfprobe_version | length) > 0 and
+	(.hostname | length) > 0 and (.kernel_release | length) > 0 and (.arch | length) > 0 and
+	.online_cpus >= 1 and .memory_bytes > 0 and (.clock.resolution_ns >= 0) and
+	(.clock.read_cost_ns > 0) and (.mhz.method | length) > 0 and (.mhz.note | length) > 0 and
+	(.compiler | length) > 0 and (.command_line | test("syscall"))' "$J"
+check "progress went to stderr" grep -q 'lat_syscall-null' "$T_TMP/err"
+
+# text mode: the lmbench table
+"$PERFPROBE" --quick --no-save -o "$T_TMP/o.json" syscall >"$T_TMP/table" 2>/dev/null
+check "table title" grep -q '^Processor, Processes - times in microseconds - smaller is better$' "$T_TMP/table"
+check "table columns" grep -q 'null null      open slct sig  sig  fork exec sh' "$T_TMP/table"
+check "-o wrote a valid result file" jq -e '.results | length >= 13' "$T_TMP/o.json"
+check "no temporary file left beside -o" test -z "$(ls "$T_TMP" | grep '\.tmp\.')"
+
+# summary: one row per run
+"$PERFPROBE" summary "$J" "$T_TMP/o.json" >"$T_TMP/sum" 2>&1
+ok $? "summary of two runs exits 0"
+rows=$(awk '/^Processor, Processes/ { t = 1; next } t && /^$/ { exit } t' "$T_TMP/sum" |
+	grep -c "^$(hostname | cut -c1-9)")
+ok $([ "$rows" -eq 2 ]; echo $?) "summary has one row per run (got $rows)"
+
+# pinning, and where it ran is recorded
+"$PERFPROBE" --quick --no-save --json --cpu 0 run lat_syscall >"$T_TMP/pin.json" 2>/dev/null
+check "--cpu 0: every result ran on CPU 0" jq -e '[.results[] | .cpu.first == 0 and .cpu.last == 0] | all' "$T_TMP/pin.json"
+check "--cpu 0 recorded in the options" jq -e '.meta.options.pin_cpu == 0' "$T_TMP/pin.json"
+
+# saving under the results directory
+"$PERFPROBE" --quick --results-dir "$T_TMP/res" run lat_syscall >/dev/null 2>&1
+check "run saved under <dir>/<host>/<date>/" test -n "$(find "$T_TMP/res/$(hostname)" -name '*.json' 2>/dev/null)"
+
+# bad input: one line on stderr, the documented exit code
+bad() {	# bad WANT-RC DESCRIPTION ARGS...
+	want=$1
+	d=$2
+	shift 2
+	"$PERFPROBE" "$@" >"$T_TMP/out" 2>"$T_TMP/e"
+	rc=$?
+	lines=$(wc -l <"$T_TMP/e")
+	ok $([ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -q '^perfprobe: ' "$T_TMP/e"; echo $?) \
+		"$d: exit $want and one error line (got $rc, $lines lines)"
+}
+bad 2 "unknown command" frobnicate
+bad 2 "unknown option" --frobnicate syscall
+bad 2 "bad --repeat" --repeat zero syscall
+bad 2 "bad --cpu" --cpu 4096 syscall
+bad 2 "unknown benchmark" run lat_nothing
+echo "not json" >"$T_TMP/bad.json"
+bad 3 "summary of a non-JSON file" summary "$T_TMP/bad.json"
+head -c 200 "$J" >"$T_TMP/trunc.json"
+bad 3 "summary of a truncated file" summary "$T_TMP/trunc.json"
+jq '.schema_version = 99' "$J" >"$T_TMP/newer.json"
+bad 3 "summary of a newer schema" summary "$T_TMP/newer.json"
+bad 3 "summary of a missing file" summary "$T_TMP/does-not-exist.json"
+check "error names the file" grep -q 'does-not-exist.json' "$T_TMP/e"
+
+# SIGINT in the middle of a run: temporary files are removed
+mkdir "$T_TMP/scratch"
+"$PERFPROBE" --no-save --tmpdir "$T_TMP/scratch" run lat_sig lat_syscall >/dev/null 2>&1 &
+pid=$!
+seen=1
+for _ in $(seq 100); do
+	[ -n "$(ls "$T_TMP/scratch")" ] && { seen=0; break; }
+	sleep 0.05
+done
+kill -INT $pid
+wait $pid
+rc=$?
+ok $([ $seen -eq 0 ] && [ -z "$(ls "$T_TMP/scratch")" ] && [ $rc -ne 0 ]; echo $?) \
+	"SIGINT: run stops and leaves no temporary files (seen $seen, rc $rc)"
+
+done_testing
