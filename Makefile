@@ -30,8 +30,8 @@ Q := @
 say = @printf '  %-7s %s\n' $(1) $(2);
 endif
 
-PKGS := jansson
-PKG_MISSING := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p)))
+PKGS := jansson libtirpc
+PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p))))
 
 WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wshadow -Wno-format-nonliteral

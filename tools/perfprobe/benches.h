@@ -9,3 +9,16 @@ PP_BENCH(lat_syscall)
 PP_BENCH(lat_select)
 PP_BENCH(lat_sig)
 PP_BENCH(lat_proc)
+/* Context switching */
+PP_BENCH(lat_ctx)
+/* Local communication latencies */
+PP_BENCH(lat_pipe)
+PP_BENCH(lat_unix)
+PP_BENCH(lat_udp)
+PP_BENCH(lat_rpc)
+PP_BENCH(lat_tcp)
+PP_BENCH(lat_connect)
+/* Local communication bandwidths */
+PP_BENCH(bw_pipe)
+PP_BENCH(bw_unix)
+PP_BENCH(bw_tcp)

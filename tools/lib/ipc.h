@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the benchmarks in which processes talk to each other
+ * (lat_ctx, lat_pipe, lat_unix, lat_udp, lat_tcp, lat_connect, lat_rpc,
+ * bw_pipe, bw_unix, bw_tcp): helper children that die with perfprobe,
+ * where each process ran, loopback sockets, whole reads and writes,
+ * bandwidth reporting.
+ */
+#ifndef PP_IPC_H
+#define PP_IPC_H
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "harness.h"
+
+/* lmbench's MB for bandwidths (lib_timing.c): powers of ten. */
+#define PP_MB			1e6
+
+/* Processes whose CPU a placement records: perfprobe + its helpers. */
+#define PP_PLACE_MAX		128
+
+/*
+ * A receive timeout on the measuring side so that a lost datagram or a
+ * stuck helper fails the benchmark instead of hanging the run.
+ */
+#define PP_IPC_TIMEOUT_S	10
+
+/*
+ * fork() for a helper process.  In the child: killed by SIGKILL when
+ * perfprobe dies (PR_SET_PDEATHSIG), SIGPIPE and the interrupt signals
+ * back to their defaults; returns 0 there, as fork().
+ */
+pid_t pp_child_fork(void);
+/* SIGKILL and reap; pid <= 0 is ignored. */
+void pp_child_stop(pid_t pid);
+
+/* The CPU a task last ran on (/proc/<pid>/stat, field 39), or -1. */
+int pp_task_cpu(pid_t pid);
+
+/*
+ * Where the processes of a measurement ran: perfprobe (index 0) and its
+ * helpers, sampled just before and just after the measurement.
+ */
+struct pp_placement {
+	unsigned int n;
+	pid_t pid[PP_PLACE_MAX];
+	int before[PP_PLACE_MAX];
+	int after[PP_PLACE_MAX];
+};
+
+void pp_place_init(struct pp_placement *pl, const pid_t *peers, unsigned int npeers);
+void pp_place_before(struct pp_placement *pl);
+void pp_place_after(struct pp_placement *pl);
+/* One progress line: pinned or not, and the CPUs of every process. */
+void pp_place_note(struct pp_ctx *ctx, const char *key, const struct pp_placement *pl);
+
+/*
+ * pp_sample() with the placement of perfprobe and its helpers (npeers <
+ * PP_PLACE_MAX) recorded around it.
+ */
+int pp_sample_placed(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
+		     const struct pp_timing_opts *to, struct pp_sampling *s,
+		     const pid_t *peers, unsigned int npeers,
+		     struct pp_placement *pl);
+
+/* Sample, report in us per operation, note the placement. */
+int pp_latency_placed(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
+		      void *arg, const pid_t *peers, unsigned int npeers);
+
+/*
+ * Report a bandwidth in lmbench MB/s (10^6 bytes) from a sampling whose
+ * operation moves bytes_per_op bytes; the CPU fields come from s.
+ */
+int pp_report_mbps(struct pp_ctx *ctx, const char *key, double bytes_per_op,
+		   const struct pp_sampling *s);
+
+/*
+ * A socket of type (SOCK_STREAM, SOCK_DGRAM) bound to 127.0.0.1 on a port
+ * the kernel picks; *sin is filled with the address.  -errno on failure.
+ */
+int pp_loopback_socket(int type, struct sockaddr_in *sin);
+/* A receive timeout of PP_IPC_TIMEOUT_S seconds on fd. */
+int pp_recv_timeout(int fd);
+
+/* Read or write exactly n bytes: 0, -errno, or -EPIPE at end of file. */
+int pp_read_full(int fd, void *buf, size_t n);
+int pp_write_full(int fd, const void *buf, size_t n);
+/* The error of a short read() or write() r: -errno, or -EPIPE for EOF. */
+int pp_io_err(ssize_t r);
+
+/* SIGPIPE ignored for the benchmark (a dead helper gives EPIPE instead). */
+void pp_sigpipe_ignore(struct sigaction *old);
+void pp_sigpipe_restore(const struct sigaction *old);
+
+/*
+ * Stream bandwidth between two processes, as lmbench's bw_pipe and
+ * bw_unix: a helper writes xfer-byte chunks into wfd when asked to move
+ * total bytes (through a control pipe) and perfprobe reads them from rfd
+ * in xfer-byte reads, into a buffer misalign bytes past a page boundary.
+ * Both descriptors are closed before returning.
+ */
+struct pp_stream_bw {
+	const char *key;
+	int rfd, wfd;
+	size_t xfer;
+	size_t total;
+	size_t misalign;
+};
+
+int pp_stream_bw(struct pp_ctx *ctx, const struct pp_stream_bw *b);
+
+#endif /* PP_IPC_H */
