@@ -223,11 +223,35 @@ int pp_report_mbps(struct pp_ctx *ctx, const char *key, double bytes_per_op,
 	return 0;
 }
 
+/*
+ * 127.0.0.1 can be bound even with 'lo' down (a fresh network namespace);
+ * connecting a UDP socket looks the route up without sending anything.
+ */
+static int loopback_usable(void)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(9),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 int pp_loopback_socket(int type, struct sockaddr_in *sin)
 {
 	socklen_t len = sizeof(*sin);
 	int fd, err;
 
+	err = loopback_usable();
+	if (err)
+		return err;
 	fd = socket(AF_INET, type | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;

@@ -79,7 +79,8 @@ int pp_report_mbps(struct pp_ctx *ctx, const char *key, double bytes_per_op,
 
 /*
  * A socket of type (SOCK_STREAM, SOCK_DGRAM) bound to 127.0.0.1 on a port
- * the kernel picks; *sin is filled with the address.  -errno on failure.
+ * the kernel picks; *sin is filled with the address.  -errno on failure,
+ * also when there is no route to 127.0.0.1 ('lo' down): callers skip.
  */
 int pp_loopback_socket(int type, struct sockaddr_in *sin);
 /* A receive timeout of PP_IPC_TIMEOUT_S seconds on fd. */
