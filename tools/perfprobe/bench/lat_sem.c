@@ -30,6 +30,8 @@
 
 #include "bench.h"
 
+#define WARMUP_ROUNDTRIPS	200
+
 union semun {
 	int val;
 	struct semid_ds *buf;
@@ -120,7 +122,13 @@ static int measure(struct pp_ctx *ctx, struct sem_state *st)
 
 	if (!s)
 		return pp_fail(ctx, "lat_sem: out of memory");
-	ret = pp_sample(ctx, do_roundtrip, st, NULL, s);
+	/*
+	 * Until the child runs, a round trip includes its start: a first
+	 * timing that slow would size the samples to a few round trips.
+	 */
+	ret = do_roundtrip(WARMUP_ROUNDTRIPS, st);
+	if (!ret)
+		ret = pp_sample(ctx, do_roundtrip, st, NULL, s);
 	if (ret) {
 		ret = pp_fail(ctx, "lat_sem: semop: %s", strerror(-ret));
 		goto out;
