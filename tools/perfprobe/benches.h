@@ -9,3 +9,9 @@ PP_BENCH(lat_syscall)
 PP_BENCH(lat_select)
 PP_BENCH(lat_sig)
 PP_BENCH(lat_proc)
+/* Memory latencies */
+PP_BENCH(lat_mem_rd)
+/* Basic operations */
+PP_BENCH(lat_ops)
+PP_BENCH(lat_proccall)
+PP_BENCH(lat_sem)
