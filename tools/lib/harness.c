@@ -100,10 +100,22 @@ int pp_sample(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 	if (iters > max_iters)
 		iters = max_iters;
 
-	/* Warm-up, thrown away. */
-	ret = time_once(fn, arg, iters, &ns);
-	if (ret)
-		return ret;
+	/*
+	 * Warm-up, thrown away.  One slow calibration pass (a preemption, a
+	 * child still starting) would leave every sample a few iterations
+	 * long: when the warm-up at the final count is far from the target,
+	 * size again from it and warm up once more.
+	 */
+	for (i = 0; i < 3; i++) {
+		ret = time_once(fn, arg, iters, &ns);
+		if (ret)
+			return ret;
+		if ((ns >= target / 2 && ns <= target * 2) || iters >= max_iters)
+			break;
+		iters = pp_next_iters(iters, ns, target);
+		if (iters > max_iters)
+			iters = max_iters;
+	}
 
 	s->iters = iters;
 	s->n = ctx->opts.samples;

@@ -284,14 +284,42 @@ void pp_print_notes(FILE *f, const struct pp_run *runs, size_t nruns)
 				who ? ": " : "", r->meta.mhz.note);
 		for (j = 0; j < r->nresults; j++) {
 			const struct pp_result *p = &r->results[j];
+			size_t plen = strcspn(p->key, "-"), k, n = 0, nn = 0;
+			double worst = 0;
 
 			if (!p->noisy)
 				continue;
+			/* Skip keys of a benchmark already summarised. */
+			for (k = 0; k < j; k++)
+				if (r->results[k].noisy &&
+				    !strncmp(r->results[k].key, p->key, plen + 1))
+					break;
+			if (k < j)
+				continue;
+			for (k = j; k < r->nresults; k++) {
+				if (strncmp(r->results[k].key, p->key, plen + 1))
+					continue;
+				n++;
+				if (r->results[k].noisy) {
+					nn++;
+					if (r->results[k].st.cv_pct > worst)
+						worst = r->results[k].st.cv_pct;
+				}
+			}
 			if (first)
 				fprintf(f, "%s%snoisy (cv > %.0f%%):", who ? who : "",
 					who ? ": " : "", r->meta.noise_pct);
-			fprintf(f, " %s (%.1f%%)", p->key, p->st.cv_pct);
 			first = false;
+			/* A curve of many points: one line, not a hundred keys. */
+			if (nn > 4)
+				fprintf(f, " %.*s: %zu of %zu (worst %.1f%%)", (int)plen, p->key,
+					nn, n, worst);
+			else
+				for (k = j; k < r->nresults; k++)
+					if (r->results[k].noisy &&
+					    !strncmp(r->results[k].key, p->key, plen + 1))
+						fprintf(f, " %s (%.1f%%)", r->results[k].key,
+							r->results[k].st.cv_pct);
 		}
 		if (!first)
 			fputc('\n', f);

@@ -22,3 +22,9 @@ PP_BENCH(lat_connect)
 PP_BENCH(bw_pipe)
 PP_BENCH(bw_unix)
 PP_BENCH(bw_tcp)
+/* Memory latencies */
+PP_BENCH(lat_mem_rd)
+/* Basic operations */
+PP_BENCH(lat_ops)
+PP_BENCH(lat_proccall)
+PP_BENCH(lat_sem)

@@ -21,79 +21,50 @@
 
 struct proc_state {
 	char prog[4096];
+	void (*child)(const struct proc_state *s);	/* never returns */
 };
 
-static int reap(pid_t pid)
+static void child_exit(const struct proc_state *s)
 {
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ENOEXEC;
+	(void)s;
+	_exit(0);
 }
 
-static int do_fork(uint64_t n, void *arg)
+static void child_exec(const struct proc_state *s)
 {
+	char *const av[] = { (char *)s->prog, NULL };
+	char *const env[] = { NULL };
+
+	close(1);
+	execve(s->prog, av, env);
+	_exit(127);
+}
+
+static void child_shell(const struct proc_state *s)
+{
+	close(1);
+	execl("/bin/sh", "sh", "-c", s->prog, (char *)NULL);
+	_exit(127);
+}
+
+/* n times: fork, the child does its part, the parent waits for it. */
+static int do_spawn(uint64_t n, void *arg)
+{
+	const struct proc_state *s = arg;
 	int status;
 
-	(void)arg;
 	while (n-- > 0) {
 		pid_t pid = fork();
 
 		if (pid < 0)
 			return -errno;
 		if (pid == 0)
-			_exit(0);
+			s->child(s);
 		while (waitpid(pid, &status, 0) < 0)
 			if (errno != EINTR)
 				return -errno;
-	}
-	return 0;
-}
-
-static int do_exec(uint64_t n, void *arg)
-{
-	struct proc_state *s = arg;
-	char *const av[] = { s->prog, NULL };
-	char *const env[] = { NULL };
-	int ret;
-
-	while (n-- > 0) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			return -errno;
-		if (pid == 0) {
-			close(1);
-			execve(s->prog, av, env);
-			_exit(127);
-		}
-		ret = reap(pid);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int do_shell(uint64_t n, void *arg)
-{
-	struct proc_state *s = arg;
-	int ret;
-
-	while (n-- > 0) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			return -errno;
-		if (pid == 0) {
-			close(1);
-			execl("/bin/sh", "sh", "-c", s->prog, (char *)NULL);
-			_exit(127);
-		}
-		ret = reap(pid);
-		if (ret)
-			return ret;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			return -ENOEXEC;
 	}
 	return 0;
 }
@@ -103,16 +74,19 @@ static int lat_proc_run(struct pp_ctx *ctx)
 	struct proc_state s;
 	int ret;
 
-	ret = pp_latency_us(ctx, "lat_proc-fork", do_fork, NULL);
+	s.child = child_exit;
+	ret = pp_latency_us(ctx, "lat_proc-fork", do_spawn, &s);
 	if (pp_helper_path(ctx, "perfprobe-hello", s.prog, sizeof(s.prog))) {
 		pp_skip(ctx, "lat_proc-exec", "perfprobe-hello not found beside perfprobe (run make)");
 		pp_skip(ctx, "lat_proc-shell", "perfprobe-hello not found beside perfprobe (run make)");
 		return ret ? ret : 1;
 	}
-	ret |= pp_latency_us(ctx, "lat_proc-exec", do_exec, &s);
+	s.child = child_exec;
+	ret |= pp_latency_us(ctx, "lat_proc-exec", do_spawn, &s);
 	if (access("/bin/sh", X_OK))
 		return pp_skip(ctx, "lat_proc-shell", "/bin/sh: %s", strerror(errno));
-	ret |= pp_latency_us(ctx, "lat_proc-shell", do_shell, &s);
+	s.child = child_shell;
+	ret |= pp_latency_us(ctx, "lat_proc-shell", do_spawn, &s);
 	return ret;
 }
 

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Integration test of the "mem" group (lat_mem_rd) under --quick.  TAP.
+# PERFPROBE names the binary (default ./perfprobe).  Needs jq.
+#
+# Noise margin: this runs on shared machines, so the curve is read through
+# each size's minimum (lmbench's own statistic) and a size may read up to
+# 2x lower than the size before it (a time slice of another task inflates
+# one point); a chain that skipped most of the array would fall further.
+
+PERFPROBE=${PERFPROBE:-./perfprobe}
+N=11
+t=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+ok() {
+	t=$((t + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
+}
+
+skip() {
+	t=$((t + 1))
+	echo "ok $t # SKIP $1"
+}
+
+echo "1..$N"
+
+if ! command -v jq >/dev/null; then
+	for _ in $(seq $N); do skip "jq not installed"; done
+	exit 0
+fi
+
+"$PERFPROBE" --quick --no-save --json run lat_mem_rd >"$out" 2>/dev/null
+ok $? "perfprobe run lat_mem_rd exits 0"
+
+jq -e '.format == "perfprobe-results"' "$out" >/dev/null 2>&1
+ok $? "output is one valid JSON result document"
+
+keys='["lat_mem_rd-l1", "lat_mem_rd-l2", "lat_mem_rd-main",
+       "lat_mem_rd-detected-l1-bytes", "lat_mem_rd-stride128-sz512",
+       "lat_mem_rd-stride128-sz31k", "lat_mem_rd-stride128-sz1000k",
+       "lat_mem_rd-stride16-sz1000k", "lat_mem_rd-stride1024-sz1000k",
+       "lat_mem_rd-random-stride128-sz4k"]'
+jq -e --argjson k "$keys" '[.results[].key] as $have | all($k[]; . as $x | $have | index($x))' \
+	"$out" >/dev/null
+ok $? "the headline, curve, random and detected-size keys are there"
+
+samples=$(jq -r '.meta.options.samples' "$out")
+jq -e --argjson n "$samples" 'all(.results[]; (.samples | length) >= $n and $n >= 5)' \
+	"$out" >/dev/null
+ok $? "every result has >= $samples samples"
+
+jq -e 'all(.results[]; .value > 0 and all(.samples[]; . > 0))' "$out" >/dev/null
+ok $? "every value and sample is positive"
+
+# The curve of one mode as [size in bytes, minimum] sorted by size; the key
+# says the size in lmbench's MB column x 1000 ("k") or in bytes.
+curve() {
+	jq -c --arg re "lat_mem_rd-$1-sz" '
+		[.results[] | select(.key | startswith($re)) |
+		 (.key | ltrimstr($re)) as $s |
+		 [(if ($s | endswith("k")) then ($s | rtrimstr("k") | tonumber) * 1048.576
+		   else ($s | tonumber) end), .stats.min]] | sort_by(.[0])' "$out"
+}
+
+c128=$(curve stride128)
+echo "$c128" | jq -e 'length >= 10 and .[-1][1] >= .[0][1]' >/dev/null
+ok $? "stride 128: the largest size is not faster than the smallest"
+
+echo "$c128" | jq -e '[range(1; length) as $i | .[$i][1] >= .[$i - 1][1] / 2] | all' \
+	>/dev/null
+ok $? "stride 128: no size reads 2x faster than the size before it"
+
+crnd=$(curve random-stride128)
+echo "$crnd" | jq -e 'length >= 3 and .[-1][1] >= .[0][1]' >/dev/null
+ok $? "random: the largest size is not faster than the smallest"
+
+jq -e '(.results[] | select(.key == "lat_mem_rd-l1").value) <
+       (.results[] | select(.key == "lat_mem_rd-main").value)' "$out" >/dev/null
+ok $? "L1 latency is below main memory latency"
+
+jq -e '[.results[] | select(.key | test("^lat_mem_rd-l[0-9]$")).value] |
+       . == sort' "$out" >/dev/null
+ok $? "cache level latencies rise with the level"
+
+# The detected L1 against sysfs (else what the C library reads from CPUID).
+l1=0
+for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+	[ -r "$d/level" ] || continue
+	[ "$(cat "$d/level")" = 1 ] || continue
+	[ "$(cat "$d/type")" = Instruction ] && continue
+	s=$(cat "$d/size")
+	case $s in
+	*K) l1=$((${s%K} * 1024)) ;;
+	*M) l1=$((${s%M} * 1048576)) ;;
+	*) l1=$s ;;
+	esac
+done
+src=sysfs
+if [ "$l1" = 0 ]; then
+	l1=$(getconf LEVEL1_DCACHE_SIZE 2>/dev/null || echo 0)
+	[ -z "$l1" ] && l1=0
+	src="getconf (no sysfs cache information)"
+fi
+if [ "$l1" -gt 0 ]; then
+	jq -e --argjson l1 "$l1" '.results[] | select(.key == "lat_mem_rd-detected-l1-bytes") |
+		.value >= $l1 / 2 and .value <= $l1 * 2' "$out" >/dev/null
+	ok $? "detected L1 is within a factor of 2 of $l1 bytes ($src)"
+else
+	skip "no L1 size in sysfs or getconf"
+fi
