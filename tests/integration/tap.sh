@@ -24,3 +24,13 @@ check() { # check DESCRIPTION COMMAND...
 	ok $? "$d"
 }
 done_testing() { [ "$T_FAIL" -eq 0 ]; }
+
+# Run perfprobe in a network namespace of its own with only 'lo' up, so
+# tests never touch real interfaces; plainly where unshare is refused.
+in_netns() {
+	if unshare -n true 2>/dev/null; then
+		unshare -n sh -c 'ip link set lo up && exec "$@"' sh "$@"
+	else
+		"$@"
+	fi
+}

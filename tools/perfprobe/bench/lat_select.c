@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "ipc.h"
 
 #define SELECT_FDS	100
 
@@ -108,20 +109,15 @@ static int sel_tcp(struct pp_ctx *ctx, struct sel_state *s)
 {
 	const char *key = "lat_select-tcp";
 	struct sockaddr_in sin;
-	socklen_t len = sizeof(sin);
 	int lsock, sock = -1, ret;
 	pid_t pid;
 
-	lsock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	lsock = pp_loopback_socket(SOCK_STREAM, &sin);
 	if (lsock < 0)
-		return pp_skip(ctx, key, "socket(AF_INET): %s", strerror(errno));
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(lsock, (struct sockaddr *)&sin, sizeof(sin)) || listen(lsock, 8) ||
-	    getsockname(lsock, (struct sockaddr *)&sin, &len)) {
-		ret = pp_skip(ctx, key, "TCP on the loopback: %s (is 'lo' up?)",
-			      strerror(errno));
+		return pp_skip(ctx, key, "TCP on the loopback: %s (is 'lo' up?)",
+			       strerror(-lsock));
+	if (listen(lsock, 8)) {
+		ret = pp_fail(ctx, "listen: %s", strerror(errno));
 		close(lsock);
 		return ret;
 	}
