@@ -9,3 +9,11 @@ PP_BENCH(lat_syscall)
 PP_BENCH(lat_select)
 PP_BENCH(lat_sig)
 PP_BENCH(lat_proc)
+/* File & VM system latencies */
+PP_BENCH(lat_fs)
+PP_BENCH(lat_mmap)
+PP_BENCH(lat_pagefault)
+/* Local communication bandwidths */
+PP_BENCH(bw_file_rd)
+PP_BENCH(bw_mmap_rd)
+PP_BENCH(bw_mem)
