@@ -29,10 +29,9 @@
 #include "bandwidth.h"
 #include "bench.h"
 #include "datafile.h"
-#include "unroll.h"
+#include "memloop.h"
 
 #define XFERSIZE	(64 * 1024)	/* lmbench: all bandwidth I/O uses this */
-#define CHUNK_WORDS	128
 
 struct rd_state {
 	const char *path;
@@ -48,17 +47,17 @@ static volatile unsigned int rd_sink;
 static unsigned int sum_buf(const struct rd_state *s)
 {
 	const unsigned int *p = s->buf;
-	const unsigned int *last = p + s->xfer / 4 - CHUNK_WORDS;
-	unsigned int sum = 0, t;
+	const unsigned int *last = p + s->xfer / 4 - PP_CHUNK_WORDS;
+	unsigned int sum = 0, t, i;
 
-#define SUM(i)	PP_ADD(t, p[i]);
-	for (; p <= last; p += CHUNK_WORDS) {
+	for (; p <= last; p += PP_CHUNK_WORDS) {
 		t = 0;
-		PP_UNROLL128(SUM)
+#pragma GCC unroll 128
+		for (i = 0; i < PP_CHUNK_WORDS; i++)
+			t = pp_sum32(t, p[i]);
 		sum += t;
 	}
-#undef SUM
-	PP_PASS_DONE();
+	pp_pass_done();
 	return sum;
 }
 

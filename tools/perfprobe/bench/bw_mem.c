@@ -13,7 +13,7 @@
  *
  * Bandwidth is S / time in MB/s with lmbench's MB of 10^6 bytes; a copy
  * counts the S bytes copied once.  Every word is one scalar 4-byte load
- * or store, as in lmbench built with -O; unroll.h says how the loops are
+ * or store, as in lmbench built with -O; memloop.h says how the loops are
  * kept that way (gcc -O2 would turn fwr into 16-byte vector stores).
  *
  * Sizes: 1, 2, 4, ... MB up to 4 x the last-level cache, capped at
@@ -31,9 +31,9 @@
 
 #include "bandwidth.h"
 #include "bench.h"
-#include "unroll.h"
+#include "memloop.h"
 
-#define WORDS		128		/* 512-byte chunks, as lmbench */
+#define WORDS		PP_CHUNK_WORDS	/* 512-byte chunks, as lmbench */
 #define MIN_MAX_MB	16
 #define MAX_MB		256
 #define FULL_MAX_MB	1024
@@ -45,22 +45,27 @@ struct mem_state {
 
 static volatile unsigned int mem_sink;
 
+static const unsigned int *last_chunk(const struct mem_state *s)
+{
+	return s->buf + s->nbytes / 4 - WORDS;
+}
+
 static int do_rd(uint64_t n, void *arg)
 {
 	const struct mem_state *s = arg;
-	const unsigned int *p, *last = s->buf + s->nbytes / 4 - WORDS;
-	unsigned int sum = 0, t;
+	const unsigned int *p, *last = last_chunk(s);
+	unsigned int sum = 0, t, i;
 
-#define RD(i)	PP_ADD(t, p[i]);
 	while (n-- > 0) {
 		for (p = s->buf; p <= last; p += WORDS) {
 			t = 0;
-			PP_UNROLL128_STEP4(RD)
+#pragma GCC unroll 32
+			for (i = 0; i < WORDS; i += 4)
+				t = pp_sum32(t, p[i]);
 			sum += t;
 		}
-		PP_PASS_DONE();
+		pp_pass_done();
 	}
-#undef RD
 	mem_sink += sum;
 	return 0;
 }
@@ -69,35 +74,36 @@ static int do_wr(uint64_t n, void *arg)
 {
 	const struct mem_state *s = arg;
 	volatile unsigned int *p, *last = s->buf + s->nbytes / 4 - WORDS;
+	unsigned int i;
 
-#define WR(i)	p[i] = 1;
-	while (n-- > 0) {
-		for (p = s->buf; p <= last; p += WORDS) {
-			PP_UNROLL128_STEP4(WR)
-		}
-	}
-#undef WR
+	while (n-- > 0)
+		for (p = s->buf; p <= last; p += WORDS)
+#pragma GCC unroll 32
+			for (i = 0; i < WORDS; i += 4)
+				p[i] = 1;
 	return 0;
 }
 
 static int do_rdwr(uint64_t n, void *arg)
 {
 	const struct mem_state *s = arg;
-	const unsigned int *p, *last = s->buf + s->nbytes / 4 - WORDS;
+	const unsigned int *p, *last = last_chunk(s);
 	volatile unsigned int *w;
-	unsigned int sum = 0, t;
+	unsigned int sum = 0, t, i;
 
-#define RDWR(i)	PP_ADD(t, p[i]); w[i] = 1;
 	while (n-- > 0) {
 		for (p = s->buf; p <= last; p += WORDS) {
 			w = (volatile unsigned int *)p;
 			t = 0;
-			PP_UNROLL128_STEP4(RDWR)
+#pragma GCC unroll 32
+			for (i = 0; i < WORDS; i += 4) {
+				t = pp_sum32(t, p[i]);
+				w[i] = 1;
+			}
 			sum += t;
 		}
-		PP_PASS_DONE();
+		pp_pass_done();
 	}
-#undef RDWR
 	mem_sink += sum;
 	return 0;
 }
@@ -105,35 +111,34 @@ static int do_rdwr(uint64_t n, void *arg)
 static int do_cp(uint64_t n, void *arg)
 {
 	const struct mem_state *s = arg;
-	const volatile unsigned int *p, *last = s->buf + s->nbytes / 4 - WORDS;
+	const volatile unsigned int *p, *last = last_chunk(s);
 	volatile unsigned int *d;
+	unsigned int i;
 
-#define CP(i)	d[i] = p[i];
-	while (n-- > 0) {
-		for (p = s->buf, d = s->buf2; p <= last; p += WORDS, d += WORDS) {
-			PP_UNROLL128_STEP4(CP)
-		}
-	}
-#undef CP
+	while (n-- > 0)
+		for (p = s->buf, d = s->buf2; p <= last; p += WORDS, d += WORDS)
+#pragma GCC unroll 32
+			for (i = 0; i < WORDS; i += 4)
+				d[i] = p[i];
 	return 0;
 }
 
 static int do_frd(uint64_t n, void *arg)
 {
 	const struct mem_state *s = arg;
-	const unsigned int *p, *last = s->buf + s->nbytes / 4 - WORDS;
-	unsigned int sum = 0, t;
+	const unsigned int *p, *last = last_chunk(s);
+	unsigned int sum = 0, t, i;
 
-#define FRD(i)	PP_ADD(t, p[i]);
 	while (n-- > 0) {
 		for (p = s->buf; p <= last; p += WORDS) {
 			t = 0;
-			PP_UNROLL128(FRD)
+#pragma GCC unroll 128
+			for (i = 0; i < WORDS; i++)
+				t = pp_sum32(t, p[i]);
 			sum += t;
 		}
-		PP_PASS_DONE();
+		pp_pass_done();
 	}
-#undef FRD
 	mem_sink += sum;
 	return 0;
 }
@@ -142,30 +147,28 @@ static int do_fwr(uint64_t n, void *arg)
 {
 	const struct mem_state *s = arg;
 	volatile unsigned int *p, *last = s->buf + s->nbytes / 4 - WORDS;
+	unsigned int i;
 
-#define FWR(i)	p[i] = 1;
-	while (n-- > 0) {
-		for (p = s->buf; p <= last; p += WORDS) {
-			PP_UNROLL128(FWR)
-		}
-	}
-#undef FWR
+	while (n-- > 0)
+		for (p = s->buf; p <= last; p += WORDS)
+#pragma GCC unroll 128
+			for (i = 0; i < WORDS; i++)
+				p[i] = 1;
 	return 0;
 }
 
 static int do_fcp(uint64_t n, void *arg)
 {
 	const struct mem_state *s = arg;
-	const volatile unsigned int *p, *last = s->buf + s->nbytes / 4 - WORDS;
+	const volatile unsigned int *p, *last = last_chunk(s);
 	volatile unsigned int *d;
+	unsigned int i;
 
-#define FCP(i)	d[i] = p[i];
-	while (n-- > 0) {
-		for (p = s->buf, d = s->buf2; p <= last; p += WORDS, d += WORDS) {
-			PP_UNROLL128(FCP)
-		}
-	}
-#undef FCP
+	while (n-- > 0)
+		for (p = s->buf, d = s->buf2; p <= last; p += WORDS, d += WORDS)
+#pragma GCC unroll 128
+			for (i = 0; i < WORDS; i++)
+				d[i] = p[i];
 	return 0;
 }
 
@@ -175,7 +178,7 @@ static int do_bzero(uint64_t n, void *arg)
 
 	while (n-- > 0) {
 		memset(s->buf, 0, s->nbytes);
-		PP_PASS_DONE();
+		pp_pass_done();
 	}
 	return 0;
 }
@@ -186,7 +189,7 @@ static int do_bcopy(uint64_t n, void *arg)
 
 	while (n-- > 0) {
 		memmove(s->buf2, s->buf, s->nbytes);
-		PP_PASS_DONE();
+		pp_pass_done();
 	}
 	return 0;
 }

@@ -29,7 +29,9 @@
 #include "bandwidth.h"
 #include "bench.h"
 #include "datafile.h"
-#include "unroll.h"
+#include "memloop.h"
+
+#define BREAD_LONGS	128		/* bread()'s unrolling */
 
 struct mrd_state {
 	const char *path;
@@ -45,17 +47,18 @@ static unsigned long bread(const void *buf, size_t nbytes)
 	const unsigned long *p = buf;
 	const unsigned long *end = p + nbytes / sizeof(*p);
 	unsigned long sum = 0, t;
+	unsigned int i;
 
-#define SUM(i)	PP_ADD(t, p[i]);
-	for (; end - p >= 128; p += 128) {
+	for (; end - p >= BREAD_LONGS; p += BREAD_LONGS) {
 		t = 0;
-		PP_UNROLL128(SUM)
+#pragma GCC unroll 128
+		for (i = 0; i < BREAD_LONGS; i++)
+			t = pp_sum_long(t, p[i]);
 		sum += t;
 	}
-#undef SUM
 	for (; p < end; p++)
-		PP_ADD(sum, *p);
-	PP_PASS_DONE();
+		sum = pp_sum_long(sum, *p);
+	pp_pass_done();
 	return sum;
 }
 
