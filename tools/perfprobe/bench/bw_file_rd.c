@@ -57,13 +57,13 @@ static unsigned int sum_buf(const struct rd_state *s)
 			t = pp_sum32(t, p[i]);
 		sum += t;
 	}
-	pp_pass_done();
 	return sum;
 }
 
 /*
- * lmbench's doit(): read count bytes in xfer-sized calls; the loop runs
- * while the count left is >= 0, so it ends on a short or empty read.
+ * lmbench's doit(): read count bytes in xfer-sized calls, summing the
+ * whole buffer after each.  The loop runs while the count left is >= 0,
+ * so a pass whose count is a multiple of xfer ends on a zero-byte read().
  */
 static int read_sum(const struct rd_state *s, int fd)
 {
