@@ -88,7 +88,6 @@ static int fs_walk(struct fs_state *s, char *path, size_t len, int depth,
 		ret = fs_walk(s, path, len + w, depth - 1, next, make);
 		if (ret)
 			return ret;
-		path[len + w] = '\0';
 		if (!make && rmdir(path))
 			return -errno;
 	}
@@ -122,9 +121,10 @@ static int mkfile(const char *name, size_t size, const char *data)
 		return -errno;
 	while (size > 0) {
 		size_t chunk = size > FS_WRITE_CHUNK ? FS_WRITE_CHUNK : size;
+		ssize_t w = write(fd, data, chunk);
 
-		if (write(fd, data, chunk) != (ssize_t)chunk) {
-			ret = errno ? -errno : -EIO;
+		if (w != (ssize_t)chunk) {
+			ret = w < 0 ? -errno : -EIO;
 			break;
 		}
 		size -= chunk;
