@@ -15,13 +15,20 @@ PP_BENCH(lat_ctx)
 PP_BENCH(lat_pipe)
 PP_BENCH(lat_unix)
 PP_BENCH(lat_udp)
-PP_BENCH(lat_rpc)
 PP_BENCH(lat_tcp)
 PP_BENCH(lat_connect)
+PP_BENCH(lat_rpc)
+/* File & VM system latencies */
+PP_BENCH(lat_fs)
+PP_BENCH(lat_mmap)
+PP_BENCH(lat_pagefault)
 /* Local communication bandwidths */
 PP_BENCH(bw_pipe)
 PP_BENCH(bw_unix)
 PP_BENCH(bw_tcp)
+PP_BENCH(bw_file_rd)
+PP_BENCH(bw_mmap_rd)
+PP_BENCH(bw_mem)
 /* Memory latencies */
 PP_BENCH(lat_mem_rd)
 /* Basic operations */

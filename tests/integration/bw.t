@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bandwidth benchmarks of files and memory (bw_file_rd, bw_mmap_rd,
+# bw_mem) under --quick: every key, enough samples, MB/s and
+# higher-is-better, plausible values, relations that must hold, and the
+# lmbench summary columns they fill.  TAP output; PERFPROBE is the binary
+# (default ./perfprobe).
+set -u
+
+PERFPROBE=${PERFPROBE:-./perfprobe}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+is_json() { jq -e '.results | length > 0' "$1" >/dev/null 2>&1; }
+val() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$tmp/out.json"; }
+# The best sample: noise from other load only ever lowers a bandwidth.
+best() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .samples | max' "$tmp/out.json"; }
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+mine='^bw_(file_rd|mmap_rd|mem)-'
+
+keys=""
+for s in 1 8; do
+	keys="$keys bw_file_rd-io-${s}mb bw_file_rd-o2c-${s}mb"
+	keys="$keys bw_mmap_rd-mo-${s}mb bw_mmap_rd-o2c-${s}mb"
+done
+for op in rd wr rdwr cp frd fwr fcp bzero bcopy; do
+	keys="$keys bw_mem-$op-1mb bw_mem-$op-16mb"
+done
+
+echo "1..10"
+
+"$PERFPROBE" --quick --no-save --json -o "$tmp/run.json" run bw_file_rd bw_mmap_rd bw_mem \
+	>"$tmp/out.json" 2>"$tmp/err"
+rc=$?
+check "run exits 0 (rc $rc)" test "$rc" -eq 0
+check "stdout is one JSON document with results" is_json "$tmp/out.json"
+
+missing=""
+for k in $keys; do
+	[ -n "$(val "$k")" ] || missing="$missing $k"
+done
+check "every key present${missing:+ (missing:$missing)}" test -z "$missing"
+
+few=$(jq -r --arg m "$mine" '[.results[] | select(.key | test($m)) |
+	select((.samples | length) < 5) | .key] | join(" ")' "$tmp/out.json")
+check "every result has >= 5 samples${few:+ ($few)}" test -z "$few"
+
+bad=$(jq -r --arg m "$mine" '[.results[] | select(.key | test($m)) |
+	select(.unit != "MB/s" or .direction != "higher") | .key] | join(" ")' "$tmp/out.json")
+check "MB/s, higher is better${bad:+ ($bad)}" test -z "$bad"
+
+# 10 MB/s .. 10 TB/s: anything outside is a unit or timing bug.
+bad=$(jq -r --arg m "$mine" '[.results[] | select(.key | test($m)) |
+	select([.samples[] | select(. < 10 or . > 1e7)] | length > 0) | .key] | join(" ")' \
+	"$tmp/out.json")
+check "every sample between 10 MB/s and 10 TB/s${bad:+ ($bad)}" test -z "$bad"
+
+# o2c maps (and faults in) the file on every pass, mo only reads it.
+check "best bw_mmap_rd-mo-1mb ($(best bw_mmap_rd-mo-1mb)) > o2c ($(best bw_mmap_rd-o2c-1mb))" \
+	gt "$(best bw_mmap_rd-mo-1mb)" "$(best bw_mmap_rd-o2c-1mb)"
+
+# rd loads every 4th word of what frd loads word by word.
+check "best bw_mem-rd-1mb ($(best bw_mem-rd-1mb)) > bw_mem-frd-1mb ($(best bw_mem-frd-1mb))" \
+	gt "$(best bw_mem-rd-1mb)" "$(best bw_mem-frd-1mb)"
+
+# Reading a cached file copies it into the buffer, then sums it, which
+# costs more than summing it in place once mapped.
+check "best bw_file_rd-io-1mb ($(best bw_file_rd-io-1mb)) < bw_mmap_rd-mo-1mb" \
+	gt "$(best bw_mmap_rd-mo-1mb)" "$(best bw_file_rd-io-1mb)"
+
+"$PERFPROBE" summary "$tmp/run.json" >"$tmp/summary" 2>&1
+# The row under the table's dashes; after Host and OS (23 columns) come
+# the cells: File reread, Mmap reread, Bcopy libc and hand, Mem read and
+# write (Pipe, AF UNIX and TCP are other benchmarks' and empty here).
+row=$(awk -v t="Communication bandwidths in MB/s" \
+	'index($0, t) { f = 1 } f && /^--------- ---/ { getline; print; exit }' "$tmp/summary")
+cells=$(echo "${row:23}" | awk '{ print NF }')
+check "summary fills File/Mmap reread, Bcopy libc/hand, Mem read/write (${cells:-0} of 6)" \
+	test "${cells:-0}" -eq 6

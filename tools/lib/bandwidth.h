@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Bandwidth results: sample a loop that moves a known number of bytes
+ * per operation and report MB/s.  MB is lmbench's: 10^6 bytes
+ * (lib_timing.c: "bandwidths are all power of ten").
+ */
+#ifndef PP_BANDWIDTH_H
+#define PP_BANDWIDTH_H
+
+#include "harness.h"
+
+#define PP_MB	1e6
+
+/* bytes per operation of fn; to may be NULL.  0, or pp_fail()'s value. */
+int pp_bandwidth_mb(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
+		    void *arg, double bytes, const struct pp_timing_opts *to);
+
+#endif /* PP_BANDWIDTH_H */

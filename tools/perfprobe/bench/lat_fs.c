@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lat_fs: file creation and deletion, as lmbench's lat_fs.
+ *
+ * For each file size (0, 1, 4 and 10 KB) a batch of n files is created
+ * with creat() + write() + close(), then deleted with unlink(), each in
+ * the order n-1 .. 0.  The files are spread over a tree of directories
+ * so that no directory holds more than 100 entries (lmbench's default
+ * "-n 100").  Making the directory tree and the names, and removing the
+ * directories, is not timed; creating and deleting the files is.  n is
+ * sized so that creating a batch lasts one sample's target time.
+ *
+ * Results per size S:
+ *   lat_fs-create-<S>k  us per file created   (summary: File Create)
+ *   lat_fs-delete-<S>k  us per file deleted   (summary: File Delete)
+ *   lat_fs-<S>k         files created per second, lmbench's own output
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "clock.h"
+
+#define FS_PER_DIR	100		/* lmbench's -n default */
+#define FS_MIN_FILES	16
+#define FS_MAX_FILES	(1u << 17)
+#define FS_WRITE_CHUNK	(128 * 1024)	/* lmbench's mkfile() buffer */
+
+struct fs_state {
+	char root[PATH_MAX];		/* the batch's top directory */
+	size_t root_len;
+	char *names;			/* n names, stride bytes apart */
+	size_t stride;
+	uint64_t n;
+	size_t size;			/* bytes per file */
+	char *data;
+};
+
+struct fs_batch {
+	uint64_t create_ns, delete_ns;
+};
+
+static int fs_depth(uint64_t n)
+{
+	uint64_t cap = FS_PER_DIR;
+	int depth = 0;
+
+	while (cap < n) {
+		cap *= FS_PER_DIR;
+		depth++;
+	}
+	return depth;
+}
+
+/*
+ * Walk the tree below path (len bytes used): with make, create its
+ * directories and record the file names; without, remove the
+ * directories (the files are gone by then).
+ */
+static int fs_walk(struct fs_state *s, char *path, size_t len, int depth,
+		   uint64_t *next, bool make)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < FS_PER_DIR && *next < s->n; i++) {
+		int w = snprintf(path + len, PATH_MAX - len, "/%u", i);
+
+		if (w < 0 || (size_t)w >= PATH_MAX - len)
+			return -ENAMETOOLONG;
+		if (!depth) {
+			if (len + w + 1 > s->stride)
+				return -ENAMETOOLONG;
+			if (make)
+				memcpy(s->names + *next * s->stride, path, len + w + 1);
+			(*next)++;
+			continue;
+		}
+		if (make && mkdir(path, 0700))
+			return -errno;
+		ret = fs_walk(s, path, len + w, depth - 1, next, make);
+		if (ret)
+			return ret;
+		if (!make && rmdir(path))
+			return -errno;
+	}
+	path[len] = '\0';
+	return 0;
+}
+
+static int fs_tree(struct fs_state *s, bool make)
+{
+	char path[PATH_MAX];
+	uint64_t next = 0;
+	int ret;
+
+	memcpy(path, s->root, s->root_len + 1);
+	if (make && mkdir(path, 0700))
+		return -errno;
+	ret = fs_walk(s, path, s->root_len, fs_depth(s->n), &next, make);
+	if (ret)
+		return ret;
+	if (!make && rmdir(s->root))
+		return -errno;
+	return 0;
+}
+
+static int mkfile(const char *name, size_t size, const char *data)
+{
+	int fd = open(name, O_CREAT | O_TRUNC | O_WRONLY, 0666);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (size > 0) {
+		size_t chunk = size > FS_WRITE_CHUNK ? FS_WRITE_CHUNK : size;
+		ssize_t w = write(fd, data, chunk);
+
+		if (w != (ssize_t)chunk) {
+			ret = w < 0 ? -errno : -EIO;
+			break;
+		}
+		size -= chunk;
+	}
+	close(fd);
+	return ret;
+}
+
+static int fs_create(struct fs_state *s)
+{
+	uint64_t i = s->n;
+	int ret;
+
+	while (i-- > 0) {
+		ret = mkfile(s->names + i * s->stride, s->size, s->data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int fs_delete(struct fs_state *s)
+{
+	uint64_t i = s->n;
+
+	while (i-- > 0)
+		if (unlink(s->names + i * s->stride))
+			return -errno;
+	return 0;
+}
+
+/* One batch of n files: untimed setup, timed create, timed delete. */
+static int fs_batch(struct fs_state *s, uint64_t n, struct fs_batch *b)
+{
+	uint64_t t0, t1;
+	int ret;
+
+	s->n = n;
+	ret = fs_tree(s, true);
+	if (ret)
+		return ret;
+	t0 = pp_now_ns();
+	ret = fs_create(s);
+	t1 = pp_now_ns();
+	if (ret)
+		return ret;
+	b->create_ns = t1 - t0;
+	t0 = pp_now_ns();
+	ret = fs_delete(s);
+	t1 = pp_now_ns();
+	if (ret)
+		return ret;
+	b->delete_ns = t1 - t0;
+	return fs_tree(s, false);
+}
+
+/* Size the batch as pp_sample() sizes its loops. */
+static int fs_size_batch(struct pp_ctx *ctx, struct fs_state *s, uint64_t *n)
+{
+	uint64_t target = (uint64_t)(ctx->opts.target_ms * 1e6);
+	uint64_t iters = FS_MIN_FILES;
+	struct fs_batch b;
+	int ret, i;
+
+	for (i = 0; i < 20; i++) {
+		ret = fs_batch(s, iters, &b);
+		if (ret)
+			return ret;
+		if (b.create_ns >= target / 16 || iters >= FS_MAX_FILES)
+			break;
+		iters = pp_next_iters(iters, b.create_ns, target);
+		if (iters > FS_MAX_FILES)
+			iters = FS_MAX_FILES;
+	}
+	iters = pp_next_iters(iters, b.create_ns, target);
+	*n = iters < FS_MIN_FILES ? FS_MIN_FILES :
+	     iters > FS_MAX_FILES ? FS_MAX_FILES : iters;
+	return 0;
+}
+
+static int fs_report(struct pp_ctx *ctx, unsigned int kb, const double *create,
+		     const double *delete, unsigned int ns, uint64_t n)
+{
+	double us_c[PP_MAX_SAMPLES], us_d[PP_MAX_SAMPLES], rate[PP_MAX_SAMPLES];
+	char key[PP_KEY_MAX];
+	unsigned int i;
+
+	for (i = 0; i < ns; i++) {
+		us_c[i] = create[i] / 1e3;
+		us_d[i] = delete[i] / 1e3;
+		rate[i] = 1e9 / create[i];
+	}
+	snprintf(key, sizeof(key), "lat_fs-create-%uk", kb);
+	if (pp_report(ctx, key, "us", PP_LOWER_IS_BETTER, us_c, ns, n))
+		return -1;
+	snprintf(key, sizeof(key), "lat_fs-delete-%uk", kb);
+	if (pp_report(ctx, key, "us", PP_LOWER_IS_BETTER, us_d, ns, n))
+		return -1;
+	snprintf(key, sizeof(key), "lat_fs-%uk", kb);
+	return pp_report(ctx, key, "files/s", PP_HIGHER_IS_BETTER, rate, ns, n);
+}
+
+/* Samples of ns per file created and deleted; 0 or a negative errno. */
+static int fs_measure(struct pp_ctx *ctx, struct fs_state *s, double *create,
+		      double *delete, uint64_t *n)
+{
+	struct fs_batch b;
+	unsigned int i;
+	int ret;
+
+	ret = fs_size_batch(ctx, s, n);
+	if (!ret)
+		ret = fs_batch(s, *n, &b);	/* warm-up, thrown away */
+	for (i = 0; !ret && i < ctx->opts.samples; i++) {
+		ret = fs_batch(s, *n, &b);
+		/* a batch never takes less than 1 ns */
+		create[i] = (double)(b.create_ns ? b.create_ns : 1) / (double)*n;
+		delete[i] = (double)(b.delete_ns ? b.delete_ns : 1) / (double)*n;
+	}
+	return ret;
+}
+
+static int fs_sizes(struct pp_ctx *ctx, struct fs_state *s, const char *dir)
+{
+	static const unsigned int sizes_kb[] = { 0, 1, 4, 10 };
+	double create[PP_MAX_SAMPLES], delete[PP_MAX_SAMPLES];
+	unsigned int i;
+	uint64_t n;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(sizes_kb); i++) {
+		s->size = (size_t)sizes_kb[i] * 1024;
+		ret = fs_measure(ctx, s, create, delete, &n);
+		if (ret)
+			return pp_fail(ctx, "%uk files in %s: %s", sizes_kb[i], dir,
+				       strerror(-ret));
+		if (fs_report(ctx, sizes_kb[i], create, delete, ctx->opts.samples, n))
+			return -1;
+	}
+	return 0;
+}
+
+static int lat_fs_run(struct pp_ctx *ctx)
+{
+	struct fs_state *s;
+	char dir[PATH_MAX - 64];
+	int ret;
+
+	ret = pp_tmp_dir(ctx, dir, sizeof(dir));
+	if (ret)
+		return pp_fail(ctx, "cannot create a temporary directory: %s",
+			       strerror(-ret));
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return pp_fail(ctx, "out of memory");
+	s->root_len = (size_t)snprintf(s->root, sizeof(s->root), "%s/lat_fs", dir);
+	/* FS_MAX_FILES < 100^3: at most 3 levels of "/NN" below the root */
+	s->stride = s->root_len + 3 * 3 + 1;
+	s->names = malloc(FS_MAX_FILES * s->stride);
+	s->data = calloc(1, FS_WRITE_CHUNK);
+	if (!s->names || !s->data) {
+		ret = pp_fail(ctx, "out of memory");
+		goto out;
+	}
+	ret = fs_sizes(ctx, s, dir);
+out:
+	free(s->names);
+	free(s->data);
+	free(s);
+	return ret;
+}
+
+static const char *const keys[] = {
+	"lat_fs-create-0k", "lat_fs-delete-0k", "lat_fs-0k",
+	"lat_fs-create-1k", "lat_fs-delete-1k", "lat_fs-1k",
+	"lat_fs-create-4k", "lat_fs-delete-4k", "lat_fs-4k",
+	"lat_fs-create-10k", "lat_fs-delete-10k", "lat_fs-10k", NULL
+};
+
+const struct pp_bench pp_bench_lat_fs = {
+	.name = "lat_fs",
+	.group = "fsvm",
+	.summary = "create and delete 0, 1, 4, 10 KB files (us per file, files/s)",
+	.keys = keys,
+	.run = lat_fs_run,
+};
