@@ -55,10 +55,10 @@ static const struct pp_col ipc_cols[] = {
 };
 
 static const struct pp_col fsvm_cols[] = {
-	{ "0K Fil", "Create", 6, 2, "lat_fs-create-0k", NULL, 0 },
-	{ "e     ", "Delete", 6, 2, "lat_fs-delete-0k", NULL, 0 },
-	{ "10K Fi", "Create", 6, 2, "lat_fs-create-10k", NULL, 0 },
-	{ "le    ", "Delete", 6, 2, "lat_fs-delete-10k", NULL, 0 },
+	{ "  0K  ", "Create", 6, 2, "lat_fs-create-0k", NULL, 0 },
+	{ "  0K  ", "Delete", 6, 2, "lat_fs-delete-0k", NULL, 0 },
+	{ " 10K  ", "Create", 6, 2, "lat_fs-create-10k", NULL, 0 },
+	{ " 10K  ", "Delete", 6, 2, "lat_fs-delete-10k", NULL, 0 },
 	{ "  Mmap ", "Latency", 7, 1, "lat_mmap-*", NULL, 0 },
 	{ " Prot", "Fault", 5, 2, "lat_sig-prot", NULL, 0 },
 	{ " Page", "Fault", 5, 2, "lat_pagefault", NULL, 0 },
