@@ -30,7 +30,7 @@ Q := @
 say = @printf '  %-7s %s\n' $(1) $(2);
 endif
 
-PKGS := jansson libtirpc
+PKGS := jansson libtirpc libnl-genl-3.0 libelf
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p))))
 
 WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
@@ -39,14 +39,15 @@ CFLAGS ?= -O2 -g
 comma := ,
 SANFLAGS := $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 PP_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP \
-	-DPP_VERSION='"$(PP_VERSION)"' -Iinclude -Itools/lib -Itools/perfprobe \
+	-DPP_VERSION='"$(PP_VERSION)"' -Iinclude -Itools/lib -Itools/perfprobe -I$(O)/gen \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PP_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 PP_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 
 LIB_SRCS := $(wildcard tools/lib/*.c)
 BENCH_SRCS := $(wildcard tools/perfprobe/bench/*.c)
-CLI_SRCS := tools/perfprobe/cli.c tools/perfprobe/registry.c
+CLI_SRCS := tools/perfprobe/cli.c tools/perfprobe/registry.c \
+	tools/perfprobe/kmod.c tools/perfprobe/copy.c tools/perfprobe/trace.c
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS) $(BENCH_SRCS) $(CLI_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
@@ -69,6 +70,16 @@ perfprobe: $(O)/perfprobe
 
 $(O)/%.o: %.c
 	$(call say,CC,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) -c -o $@ $<
+
+# Syscall names of this architecture, from the C library's <asm/unistd.h>:
+# designated initialisers [nr] = "name", for tools/lib/ppnl.c.
+$(O)/gen/pp_syscalls.h:
+	$(call say,GEN,$@)mkdir -p $(@D) && echo '#include <asm/unistd.h>' | \
+		$(CC) -E -dM -x c - | \
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/[\2] = "\1",/p' \
+		| sort -t '[' -k 2 -n >$@.tmp && test -s $@.tmp && mv $@.tmp $@
+
+$(O)/tools/lib/ppnl.o: $(O)/gen/pp_syscalls.h
 
 $(O)/libperfprobe.a: $(LIB_OBJS)
 	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^

@@ -16,6 +16,8 @@
 #include "bench.h"
 #include "cli.h"
 #include "clock.h"
+#include "kmodcmd.h"
+#include "kside.h"
 #include "summary.h"
 #include "sysinfo.h"
 
@@ -37,6 +39,7 @@ struct cmd {
 	int (*fn)(struct pp_cli *cli, int argc, char **argv);
 	const char *args;
 	const char *help;
+	const struct pp_cmd_opts *opts;	/* the command's own options */
 };
 
 static int cmd_list(struct pp_cli *cli, int argc, char **argv);
@@ -47,12 +50,16 @@ static int cmd_help(struct pp_cli *cli, int argc, char **argv);
 static int cmd_version(struct pp_cli *cli, int argc, char **argv);
 
 static const struct cmd cmds[] = {
-	{ "list", cmd_list, "[GROUP]", "list the benchmarks, one per line" },
-	{ "run", cmd_run, "[NAME|GROUP...]", "run benchmarks (default: all)" },
-	{ "syscall", cmd_syscall, "", "the Processor, Processes table (group proc)" },
-	{ "summary", cmd_summary, "FILE...", "lmbench tables from result files, one row each" },
-	{ "help", cmd_help, "", "this text" },
-	{ "version", cmd_version, "", "print the version" },
+	{ "list", cmd_list, "[GROUP]", "list the benchmarks, one per line", NULL },
+	{ "run", cmd_run, "[NAME|GROUP...]", "run benchmarks (default: all)", NULL },
+	{ "syscall", cmd_syscall, "", "the Processor, Processes table (group proc)", NULL },
+	{ "summary", cmd_summary, "FILE...", "lmbench tables from result files, one row each", NULL },
+	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL },
+	{ "copy", pp_cmd_copy, "[-d DIR -s LIST]", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", &pp_copy_opts },
+	{ "timer", pp_cmd_timer, "[-p NS -n N]", "hrtimer expiry lateness (perfprobe.ko)", &pp_timer_opts },
+	{ "trace", pp_cmd_trace, "[-H] -- CMD...", "per-syscall kernel times of a command (perfprobe.ko)", &pp_trace_opts },
+	{ "help", cmd_help, "", "this text", NULL },
+	{ "version", cmd_version, "", "print the version", NULL },
 };
 
 enum {
@@ -134,11 +141,146 @@ static int check_cpu(const char *arg, int *cpu)
 	return 0;
 }
 
-int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
+struct parse_state {
+	bool quick, full;
+};
+
+/* One global option; 0 or PP_EXIT_USAGE. */
+static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
+		      char **argv)
 {
-	bool quick = false, full = false;
 	uint64_t v;
 	double d;
+
+	switch (c) {
+	case 'j':
+		cli->opts.json = true;
+		break;
+	case 'o':
+		if (!*optarg)
+			return usage_err("-o: empty file name");
+		cli->opts.out = optarg;
+		break;
+	case 'r':
+		if (pp_parse_u64(optarg, 1, PP_MAX_SAMPLES, &v))
+			return usage_err("--repeat: '%s' is not a number from 1 to %d",
+					 optarg, PP_MAX_SAMPLES);
+		cli->opts.samples = (unsigned int)v;
+		cli->repeat_set = true;
+		break;
+	case 'c':
+		return check_cpu(optarg, &cli->opts.pin_cpu);
+	case 'q':
+		ps->quick = true;
+		break;
+	case OPT_FULL:
+		ps->full = true;
+		break;
+	case 'v':
+		pp_verbose++;
+		break;
+	case 'h':
+		cli->help = true;
+		break;
+	case OPT_VERSION:
+		cli->version = true;
+		break;
+	case OPT_RESULTS_DIR:
+		if (!*optarg)
+			return usage_err("--results-dir: empty directory name");
+		cli->opts.results_dir = optarg;
+		break;
+	case OPT_NO_SAVE:
+		cli->opts.no_save = true;
+		break;
+	case OPT_TMPDIR:
+		if (access(optarg, W_OK | X_OK))
+			return usage_err("--tmpdir: '%s' is not a writable directory",
+					 optarg);
+		cli->opts.tmpdir = optarg;
+		break;
+	case OPT_NOISE:
+		if (pp_parse_double(optarg, 0.01, 1000, &d))
+			return usage_err("--noise: '%s' is not a percentage", optarg);
+		cli->opts.noise_pct = d;
+		break;
+	case ':':
+		return usage_err("option '%s' needs a value", argv[optind - 1]);
+	default:
+		if (optopt)
+			return usage_err("unknown option '-%c'", optopt);
+		return usage_err("unknown option '%s'", argv[optind - 1]);
+	}
+	return 0;
+}
+
+static const struct cmd *find_cmd(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
+/* The global options plus those of the command, for getopt_long(). */
+static void merge_opts(const struct pp_cmd_opts *co, char *shortopts,
+		       size_t size, struct option *lo, size_t nlo)
+{
+	size_t n = 0, i;
+
+	snprintf(shortopts, size, ":jo:r:c:qvh%s", co ? co->shortopts : "");
+	for (i = 0; long_opts[i].name && n + 1 < nlo; i++)
+		lo[n++] = long_opts[i];
+	for (i = 0; co && co->longopts[i].name && n + 1 < nlo; i++)
+		lo[n++] = co->longopts[i];
+	memset(&lo[n], 0, sizeof(lo[n]));
+}
+
+static bool is_cmd_opt(const struct pp_cmd_opts *co, int c)
+{
+	unsigned int i;
+
+	for (i = 0; co && co->longopts[i].name; i++)
+		if (co->longopts[i].val == c)
+			return true;
+	return false;
+}
+
+/*
+ * Options after the command word: the global ones and the command's own,
+ * anywhere (argv[0] is the command word).
+ */
+static int parse_cmd_line(struct pp_cli *cli, struct parse_state *ps,
+			  const struct cmd *cmd, int argc, char **argv)
+{
+	const struct pp_cmd_opts *co = cmd ? cmd->opts : NULL;
+	struct option lo[64];
+	char so[64];
+	int c, ret;
+
+	merge_opts(co, so, sizeof(so), lo, ARRAY_SIZE(lo));
+	optind = 0;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (is_cmd_opt(co, c) && cli->ncopts < PP_CLI_MAX_COPTS) {
+			cli->copts[cli->ncopts].val = c;
+			cli->copts[cli->ncopts++].arg = optarg;
+			continue;
+		}
+		ret = global_opt(cli, ps, c, argv);
+		if (ret)
+			return ret;
+	}
+	cli->cmd = argv[0];
+	cli->args = argv + optind;
+	cli->nargs = argc - optind;
+	return 0;
+}
+
+int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
+{
+	struct parse_state ps = { false, false };
 	int c, ret;
 
 	memset(cli, 0, sizeof(*cli));
@@ -149,89 +291,34 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 	cli->argc = argc;
 	cli->argv = argv;
 
+	/* Up to the command word ('+'), then the rest knowing the command. */
 	optind = 0;	/* 0: a full reset of glibc's getopt state */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jo:r:c:qvh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			cli->opts.json = true;
-			break;
-		case 'o':
-			if (!*optarg)
-				return usage_err("-o: empty file name");
-			cli->opts.out = optarg;
-			break;
-		case 'r':
-			if (pp_parse_u64(optarg, 1, PP_MAX_SAMPLES, &v))
-				return usage_err("--repeat: '%s' is not a number from 1 to %d",
-						 optarg, PP_MAX_SAMPLES);
-			cli->opts.samples = (unsigned int)v;
-			cli->repeat_set = true;
-			break;
-		case 'c':
-			ret = check_cpu(optarg, &cli->opts.pin_cpu);
-			if (ret)
-				return ret;
-			break;
-		case 'q':
-			quick = true;
-			break;
-		case OPT_FULL:
-			full = true;
-			break;
-		case 'v':
-			pp_verbose++;
-			break;
-		case 'h':
-			cli->help = true;
-			break;
-		case OPT_VERSION:
-			cli->version = true;
-			break;
-		case OPT_RESULTS_DIR:
-			if (!*optarg)
-				return usage_err("--results-dir: empty directory name");
-			cli->opts.results_dir = optarg;
-			break;
-		case OPT_NO_SAVE:
-			cli->opts.no_save = true;
-			break;
-		case OPT_TMPDIR:
-			if (access(optarg, W_OK | X_OK))
-				return usage_err("--tmpdir: '%s' is not a writable directory",
-						 optarg);
-			cli->opts.tmpdir = optarg;
-			break;
-		case OPT_NOISE:
-			if (pp_parse_double(optarg, 0.01, 1000, &d))
-				return usage_err("--noise: '%s' is not a percentage", optarg);
-			cli->opts.noise_pct = d;
-			break;
-		case ':':
-			return usage_err("option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt)
-				return usage_err("unknown option '-%c'", optopt);
-			return usage_err("unknown option '%s'", argv[optind - 1]);
-		}
+	while ((c = getopt_long(argc, argv, "+:jo:r:c:qvh", long_opts, NULL)) != -1) {
+		ret = global_opt(cli, &ps, c, argv);
+		if (ret)
+			return ret;
 	}
-	if (quick && full)
+	if (optind < argc) {
+		int first = optind;
+
+		ret = parse_cmd_line(cli, &ps, find_cmd(argv[first]), argc - first,
+				     argv + first);
+		if (ret)
+			return ret;
+	}
+	if (ps.quick && ps.full)
 		return usage_err("--quick and --full exclude each other");
-	cli->opts.quick = quick;
-	cli->opts.full = full;
-	if (quick) {
+	cli->opts.quick = ps.quick;
+	cli->opts.full = ps.full;
+	if (ps.quick) {
 		cli->opts.target_ms = QUICK_TARGET_MS;
 		if (!cli->repeat_set)
 			cli->opts.samples = QUICK_SAMPLES;
-	} else if (full) {
+	} else if (ps.full) {
 		cli->opts.target_ms = FULL_TARGET_MS;
 		if (!cli->repeat_set)
 			cli->opts.samples = FULL_SAMPLES;
-	}
-	if (optind < argc) {
-		cli->cmd = argv[optind];
-		cli->args = argv + optind + 1;
-		cli->nargs = argc - optind - 1;
 	}
 	return 0;
 }
@@ -379,6 +466,7 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 		}
 	} else {
 		pp_print_tables(stdout, &run, 1);
+		pp_kside_print(stdout, &run);
 		putchar('\n');
 		if (pp_verbose)
 			pp_print_flat(stdout, &run, true);
@@ -507,8 +595,8 @@ static int cmd_version(struct pp_cli *cli, int argc, char **argv)
 
 int pp_main(int argc, char **argv)
 {
+	const struct cmd *cmd;
 	struct pp_cli cli;
-	unsigned int i;
 	int ret;
 
 	ret = pp_cli_parse(argc, argv, &cli);
@@ -520,8 +608,8 @@ int pp_main(int argc, char **argv)
 		usage(cli.cmd || cli.help ? stdout : stderr);
 		return cli.help ? 0 : PP_EXIT_USAGE;
 	}
-	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (!strcmp(cmds[i].name, cli.cmd))
-			return cmds[i].fn(&cli, cli.nargs, cli.args);
+	cmd = find_cmd(cli.cmd);
+	if (cmd)
+		return cmd->fn(&cli, cli.nargs, cli.args);
 	return usage_err("unknown command '%s'", cli.cmd);
 }

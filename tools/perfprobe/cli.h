@@ -2,7 +2,22 @@
 #ifndef PP_CLI_H
 #define PP_CLI_H
 
+#include <getopt.h>
+
 #include "harness.h"
+
+/* Options of one command (cmds[] in cli.c), accepted after its name. */
+struct pp_cmd_opts {
+	const char *shortopts;		/* getopt letters, without ':' prefix */
+	const struct option *longopts;	/* NULL-name terminated */
+};
+
+#define PP_CLI_MAX_COPTS	16
+
+struct pp_cli_opt {
+	int val;			/* getopt_long()'s return value */
+	const char *arg;		/* optarg, or NULL */
+};
 
 struct pp_cli {
 	struct pp_opts opts;
@@ -12,6 +27,8 @@ struct pp_cli {
 	const char *cmd;
 	char **args;
 	int nargs;
+	struct pp_cli_opt copts[PP_CLI_MAX_COPTS];	/* the command's options */
+	int ncopts;
 	int argc;		/* the whole command line, for the results */
 	char **argv;
 };

@@ -8,6 +8,10 @@
  *   stat   stat() of a file in the temporary directory
  *   fstat  fstat() of an open descriptor of that file
  *   open   open() + close() of that file
+ *
+ * With perfprobe.ko loaded each loop also gets the kernel's view (kside.c):
+ * the system calls it makes are listed below (glibc 2.33+ implements
+ * stat() and fstat() with newfstatat).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +21,14 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "kside.h"
+
+static const char *const sc_null[] = { "getppid", NULL };
+static const char *const sc_read[] = { "read", NULL };
+static const char *const sc_write[] = { "write", NULL };
+static const char *const sc_stat[] = { "newfstatat", "stat", "statx", NULL };
+static const char *const sc_fstat[] = { "newfstatat", "fstat", "statx", NULL };
+static const char *const sc_open[] = { "openat", "open", "close", NULL };
 
 struct sc_state {
 	int fd;
@@ -89,15 +101,26 @@ static int do_open(uint64_t n, void *arg)
 	return 0;
 }
 
+/* The harness's figure, then the kernel's view of the same loop. */
+static int measure(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
+		   void *arg, const char *const *syscalls)
+{
+	int ret = pp_latency_us(ctx, key, fn, arg);
+
+	if (!ret)
+		pp_kside_syscall(ctx, key, fn, arg, syscalls);
+	return ret;
+}
+
 static int on_fd(struct pp_ctx *ctx, const char *key, const char *path, int flags,
-		 pp_loop_fn fn, struct sc_state *s)
+		 pp_loop_fn fn, struct sc_state *s, const char *const *syscalls)
 {
 	int ret;
 
 	s->fd = open(path, flags);
 	if (s->fd < 0)
 		return pp_skip(ctx, key, "%s: %s", path, strerror(errno));
-	ret = pp_latency_us(ctx, key, fn, s);
+	ret = measure(ctx, key, fn, s, syscalls);
 	close(s->fd);
 	return ret;
 }
@@ -108,9 +131,9 @@ static int lat_syscall_run(struct pp_ctx *ctx)
 	char dir[3800];
 	int fd, ret = 0;
 
-	ret |= pp_latency_us(ctx, "lat_syscall-null", do_null, NULL);
-	ret |= on_fd(ctx, "lat_syscall-read", "/dev/zero", O_RDONLY, do_read, &s);
-	ret |= on_fd(ctx, "lat_syscall-write", "/dev/null", O_WRONLY, do_write, &s);
+	ret |= measure(ctx, "lat_syscall-null", do_null, NULL, sc_null);
+	ret |= on_fd(ctx, "lat_syscall-read", "/dev/zero", O_RDONLY, do_read, &s, sc_read);
+	ret |= on_fd(ctx, "lat_syscall-write", "/dev/null", O_WRONLY, do_write, &s, sc_write);
 
 	/* lmbench's script stats a file it made in its scratch directory. */
 	if (pp_tmp_dir(ctx, dir, sizeof(dir)))
@@ -121,9 +144,9 @@ static int lat_syscall_run(struct pp_ctx *ctx)
 	if (fd < 0)
 		return pp_fail(ctx, "%s: %s", s.file, strerror(errno));
 	close(fd);
-	ret |= pp_latency_us(ctx, "lat_syscall-stat", do_stat, &s);
-	ret |= on_fd(ctx, "lat_syscall-fstat", s.file, O_RDONLY, do_fstat, &s);
-	ret |= pp_latency_us(ctx, "lat_syscall-open", do_open, &s);
+	ret |= measure(ctx, "lat_syscall-stat", do_stat, &s, sc_stat);
+	ret |= on_fd(ctx, "lat_syscall-fstat", s.file, O_RDONLY, do_fstat, &s, sc_fstat);
+	ret |= measure(ctx, "lat_syscall-open", do_open, &s, sc_open);
 	return ret < 0 ? -1 : ret;
 }
 

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kside: the kernel's view of a system call loop, from perfprobe.ko
+ * (struct pp_kside, source "kmod").  Documentation/kmod-tools.rst.
+ */
+#ifndef PP_KSIDE_H
+#define PP_KSIDE_H
+
+#include <stdio.h>
+
+#include "harness.h"
+#include "ppnl.h"
+
+/* What the figures of one loop are made of (unit tests use this). */
+struct pp_kside_calc {
+	double ops;			/* loop operations seen by the trace */
+	double kernel_ns;		/* sys_enter..sys_exit per operation */
+	double syscalls;		/* every traced syscall, per operation */
+	double copy_bytes;		/* user-copy bytes per operation */
+};
+
+/*
+ * names: the syscalls one operation makes (NULL-ended, e.g. "openat",
+ * "close").  The operation count is the largest count among them; every
+ * one of them seen at least half that often adds its time.  Returns 0,
+ * or -ENOENT if none of them was traced.
+ */
+int pp_kside_compute(const struct ppnl_trace *t, const char *const *names,
+		     struct pp_kside_calc *out);
+
+/*
+ * After key was reported by the harness: run fn again with this process
+ * traced by perfprobe.ko and fill the result's kernel view.  Never fails
+ * the benchmark: without the module it writes one note on stderr (once
+ * per process) and changes nothing.
+ */
+void pp_kside_syscall(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
+		      void *arg, const char *const *names);
+
+/* The "Kernel view (perfprobe.ko)" table, if any result has one. */
+void pp_kside_print(FILE *f, const struct pp_run *run);
+
+#endif /* PP_KSIDE_H */

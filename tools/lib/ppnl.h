@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ppnl: the generic netlink session with perfprobe.ko (libnl-genl-3).
+ *
+ * One request at a time: ppnl_*() send a request, read every reply up to
+ * and including the ACK (doit) or NLMSG_DONE (dump), and return 0 or a
+ * negative errno.  A kernel error keeps its errno and the extended ACK
+ * message in the session; ppnl_perror() prints both on one line.  The
+ * ABI is include/uapi/linux/perfprobe.h; Documentation/kmod-tools.rst.
+ */
+#ifndef PP_PPNL_H
+#define PP_PPNL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uapi/linux/perfprobe.h"
+
+struct nl_sock;
+struct nlmsghdr;
+struct nlattr;
+
+#define PPNL_MSG_MAX		256
+#define PPNL_MAX_COPY_SYMS	16
+#define PPNL_STR_MAX		64
+
+/* The line printed (exit code 4) when the family is not registered. */
+#define PPNL_NOT_LOADED \
+	"kernel module not loaded: load it with: insmod kmod/perfprobe.ko (build it with: make kmod)"
+
+struct ppnl {
+	struct nl_sock *sk;
+	int family;
+	int err;			/* errno of the last kernel error */
+	char msg[PPNL_MSG_MAX];		/* its extack message, or "" */
+};
+
+struct ppnl_info {
+	uint32_t abi_version;
+	char module_version[PPNL_STR_MAX];
+	char clocksource[PPNL_STR_MAX];
+	uint64_t clock_res_ns;
+	uint64_t ktime_cost_ps;
+	uint64_t cycles_cost_ps;
+	uint64_t cycles_khz;
+	uint32_t cycles_calib;		/* enum perfprobe_cycles_calib */
+	uint32_t caps;			/* enum perfprobe_caps */
+	uint32_t syscall_max;
+	unsigned int ncopy_syms;
+	char copy_syms[PPNL_MAX_COPY_SYMS][PPNL_STR_MAX];
+	char copy_reason[PPNL_MSG_MAX];
+	char pgfault_reason[PPNL_MSG_MAX];
+	bool trace_active;
+	uint32_t trace_tgid;
+};
+
+struct ppnl_stats {
+	bool present;
+	uint64_t count, sum_ns, min_ns, max_ns, mean_ns;
+	uint64_t hist[PERFPROBE_HIST_BUCKETS];
+};
+
+struct ppnl_timer {
+	uint64_t period_ns;
+	uint32_t count;
+	struct ppnl_stats late;
+};
+
+struct ppnl_copy {
+	/* request */
+	uint32_t dir;			/* enum perfprobe_copy_dir */
+	uint64_t addr, buflen, size, offset;
+	uint32_t iterations;
+	/* reply */
+	uint32_t done;
+	uint64_t total_ns, bytes, checksum;
+	bool has_checksum;
+};
+
+struct ppnl_sys {
+	uint32_t nr;
+	struct ppnl_stats st;
+	uint64_t ucopy_calls, ucopy_bytes;
+};
+
+struct ppnl_trace {
+	bool have_summary;
+	bool active;
+	uint32_t tgid, features;
+	uint64_t duration_ns, dropped, ucopy_calls, ucopy_bytes;
+	struct ppnl_stats pf_minor, pf_major;
+	uint64_t pf_retry, pf_error, pf_missed, pf_tp;
+	struct ppnl_sys *sys;		/* ascending nr, count > 0 */
+	size_t nsys, cap;
+};
+
+/*
+ * Connect and resolve the family: 0, -ENOENT when perfprobe.ko is not
+ * loaded (the family does not exist), another negative errno otherwise.
+ */
+int ppnl_open(struct ppnl *s);
+void ppnl_close(struct ppnl *s);
+
+/*
+ * ppnl_open() + GET_INFO + ABI check: -EPROTO when the module speaks
+ * another ABI version (s->msg says which way).
+ */
+int ppnl_connect(struct ppnl *s, struct ppnl_info *info);
+
+int ppnl_get_info(struct ppnl *s, struct ppnl_info *info);
+int ppnl_timer(struct ppnl *s, uint64_t period_ns, uint32_t count,
+	       struct ppnl_timer *t);
+int ppnl_copy(struct ppnl *s, struct ppnl_copy *c);
+int ppnl_trace_start(struct ppnl *s, uint32_t tgid, uint32_t features,
+		     uint32_t *enabled);
+int ppnl_trace_stop(struct ppnl *s);
+/* TRACE_GET as a dump: the summary and every syscall. */
+int ppnl_trace_get(struct ppnl *s, struct ppnl_trace *t);
+void ppnl_trace_free(struct ppnl_trace *t);
+
+/* "perfprobe: <what>: <strerror(-err)>[: kernel reports: <msg>]" */
+void ppnl_perror(const struct ppnl *s, const char *what, int err);
+
+/* --- message parsing, exposed for the unit tests --- */
+
+/* The extack message of an NLMSG_ERROR or NLMSG_DONE message, or "". */
+void ppnl_parse_extack(const struct nlmsghdr *hdr, char *buf, size_t size);
+int ppnl_parse_stats(struct nlattr *nest, struct ppnl_stats *st);
+int ppnl_parse_info(struct nlmsghdr *hdr, struct ppnl_info *info);
+int ppnl_parse_timer(struct nlmsghdr *hdr, struct ppnl_timer *t);
+int ppnl_parse_copy(struct nlmsghdr *hdr, struct ppnl_copy *c);
+/* One message of a TRACE_GET dump (summary or SYSCALL nests). */
+int ppnl_parse_trace(struct nlmsghdr *hdr, struct ppnl_trace *t);
+
+/* 64-bit FNV-1a as the module computes PERFPROBE_A_COPY_CHECKSUM. */
+uint64_t ppnl_fnv1a64(const void *buf, size_t size);
+
+/* Syscall names of this architecture (generated from <asm/unistd.h>). */
+const char *ppnl_syscall_name(uint32_t nr);
+int ppnl_syscall_nr(const char *name);		/* -1 if unknown */
+
+#endif /* PP_PPNL_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The commands that talk to perfprobe.ko: kmod, copy, timer, trace.
+ * Documentation/kmod-tools.rst.
+ */
+#ifndef PP_KMODCMD_H
+#define PP_KMODCMD_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "ppnl.h"
+
+int pp_cmd_kmod(struct pp_cli *cli, int argc, char **argv);
+int pp_cmd_copy(struct pp_cli *cli, int argc, char **argv);
+int pp_cmd_timer(struct pp_cli *cli, int argc, char **argv);
+int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv);
+
+extern const struct pp_cmd_opts pp_copy_opts;
+extern const struct pp_cmd_opts pp_timer_opts;
+extern const struct pp_cmd_opts pp_trace_opts;
+
+/* --- shared by the commands (kmod.c) --- */
+
+/* "perfprobe: <msg> (see 'perfprobe help')"; returns PP_EXIT_USAGE. */
+int pp_kmod_usage(const char *fmt, ...) __printf(1, 2);
+
+/*
+ * Connect to perfprobe.ko.  Returns 0, or the exit code after one line
+ * on stderr: PP_EXIT_SKIP when the module is not loaded, PP_EXIT_FAIL
+ * otherwise.
+ */
+int pp_kmod_open(struct ppnl *s, struct ppnl_info *info, const char *what);
+
+/* A log2 histogram as text bars, one line per non-empty bucket. */
+void pp_hist_print(FILE *f, const struct ppnl_stats *st, const char *indent);
+json_t *pp_stats_json(const struct ppnl_stats *st);
+
+/* Print a JSON document on stdout and release it; 0 or PP_EXIT_FAIL. */
+int pp_json_print(json_t *o);
+
+/* timer options, checked (unit tests). */
+int pp_timer_check(uint64_t period_ns, uint64_t count);
+
+/* copy --dir / --sizes / --align lists (unit tests). */
+#define PP_COPY_MAX_SIZES	64
+#define PP_COPY_MAX_ALIGNS	16
+#define PP_COPY_DIR_IN		(1U << PERFPROBE_COPY_FROM_USER)
+#define PP_COPY_DIR_OUT		(1U << PERFPROBE_COPY_TO_USER)
+#define PP_COPY_DIR_CLEAR	(1U << PERFPROBE_COPY_CLEAR_USER)
+
+int pp_copy_parse_dir(const char *s, unsigned int *dirs);
+int pp_copy_parse_list(const char *s, uint64_t min, uint64_t max,
+		       uint64_t *out, unsigned int maxn, unsigned int *n);
+/* "4k", "64m", "4095": the size part of a result key. */
+void pp_copy_size_name(uint64_t size, char *buf, size_t len);
+
+#endif /* PP_KMODCMD_H */
