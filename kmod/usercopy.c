@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfprobe: time copy_from_user()/copy_to_user()/clear_user() on the
+ * caller's own buffer.
+ *
+ * Every number comes from userspace and is checked here or by the netlink
+ * policy: size, offset and iterations are capped, offset + size must fit
+ * in the declared buffer, the buffer must pass access_ok(), and the kernel
+ * buffer (offset + size bytes, at most 64 MiB + 4 KiB) is allocated once
+ * per request without warnings.  Any fault is -EFAULT, never a short copy.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/netlink.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#include "perfprobe.h"
+
+#define PP_RESCHED_CHUNK	SZ_1M
+
+static void pp_fill_pattern(u8 *p, size_t size)
+{
+	size_t j;
+
+	for (j = 0; j < size; j++) {
+		p[j] = PERFPROBE_COPY_PATTERN(j);
+		if (!(j & (PP_RESCHED_CHUNK - 1)))
+			cond_resched();
+	}
+}
+
+static u64 pp_fnv1a64(const u8 *p, size_t size)
+{
+	u64 h = PERFPROBE_FNV1A64_OFFSET;
+	size_t j;
+
+	for (j = 0; j < size; j++) {
+		h ^= p[j];
+		h *= PERFPROBE_FNV1A64_PRIME;
+		if (!(j & (PP_RESCHED_CHUNK - 1)))
+			cond_resched();
+	}
+	return h;
+}
+
+static unsigned long pp_copy_once(const struct pp_copy_req *req, void *kbuf,
+				  void __user *ubuf)
+{
+	switch (req->dir) {
+	case PERFPROBE_COPY_FROM_USER:
+		return copy_from_user(kbuf, ubuf, req->size);
+	case PERFPROBE_COPY_TO_USER:
+		return copy_to_user(ubuf, kbuf, req->size);
+	default:
+		return clear_user(ubuf, req->size);
+	}
+}
+
+int pp_copy_run(struct pp_copy_req *req, struct netlink_ext_ack *extack)
+{
+	void __user *ubuf;
+	u64 start, now;
+	unsigned long left;
+	void *kbuf;
+	int err = 0;
+	u32 i;
+
+	/* The policy already bounded size, offset and iterations. */
+	if (req->dir > PERFPROBE_COPY_DIR_MAX || !req->size ||
+	    req->size > PERFPROBE_COPY_MAX_SIZE ||
+	    req->offset > PERFPROBE_COPY_MAX_OFFSET || !req->iterations ||
+	    req->iterations > PERFPROBE_COPY_MAX_ITERATIONS) {
+		NL_SET_ERR_MSG(extack, "copy parameter out of range");
+		return -EINVAL;
+	}
+	if (req->size * req->iterations > PERFPROBE_COPY_MAX_TOTAL_BYTES) {
+		NL_SET_ERR_MSG(extack, "size * iterations exceeds the per-call cap");
+		return -EINVAL;
+	}
+	if (req->buflen < req->offset + req->size) {
+		NL_SET_ERR_MSG(extack, "offset + size exceeds the buffer length");
+		return -EINVAL;
+	}
+	if (!req->addr || req->addr != (unsigned long)req->addr) {
+		NL_SET_ERR_MSG(extack, "invalid user address");
+		return -EFAULT;
+	}
+	ubuf = u64_to_user_ptr(req->addr);
+	if (req->buflen != (unsigned long)req->buflen ||
+	    !access_ok(ubuf, req->buflen)) {
+		NL_SET_ERR_MSG(extack, "buffer is not a user address range");
+		return -EFAULT;
+	}
+	ubuf += req->offset;
+
+	kbuf = kvmalloc(req->offset + req->size, GFP_KERNEL | __GFP_NOWARN);
+	if (!kbuf) {
+		NL_SET_ERR_MSG(extack, "cannot allocate the kernel buffer");
+		return -ENOMEM;
+	}
+	if (req->dir == PERFPROBE_COPY_TO_USER)
+		pp_fill_pattern(kbuf + req->offset, req->size);
+
+	req->done = 0;
+	start = ktime_get_ns();
+	now = start;
+	for (i = 0; i < req->iterations; i++) {
+		left = pp_copy_once(req, kbuf + req->offset, ubuf);
+		if (left) {
+			NL_SET_ERR_MSG(extack, "user buffer faulted during the copy");
+			err = -EFAULT;
+			goto free_kbuf;
+		}
+		req->done++;
+		now = ktime_get_ns();
+		if (now - start >= PERFPROBE_COPY_MAX_DURATION_NS)
+			break;
+		if (fatal_signal_pending(current)) {
+			NL_SET_ERR_MSG(extack, "interrupted by a fatal signal");
+			err = -EINTR;
+			goto free_kbuf;
+		}
+		cond_resched();
+	}
+	req->total_ns = now - start;
+
+	if (req->dir == PERFPROBE_COPY_FROM_USER)
+		req->checksum = pp_fnv1a64(kbuf + req->offset, req->size);
+
+free_kbuf:
+	kvfree(kbuf);
+	return err;
+}

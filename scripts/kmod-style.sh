@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Style and static checks of the perfprobe kernel module:
+#   1. checkpatch.pl --strict --no-tree on every kmod/ source file and the
+#      uapi header (checkpatch is extracted from Debian's linux-source
+#      tarball into $CHECKPATCH_DIR when it is not there yet);
+#   2. a W=1 build;
+#   3. a C=2 (sparse) build.
+# Exits non-zero if any step fails or prints a warning.
+#
+# Environment: KDIR (kernel build tree, default: kmod/Makefile's choice),
+# CHECKPATCH_DIR (default /tmp/checkpatch), LINUX_SOURCE_TARBALL (default:
+# newest /usr/src/linux-source-*.tar.xz).
+
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CHECKPATCH_DIR=${CHECKPATCH_DIR:-/tmp/checkpatch}
+KMOD="$ROOT/kmod"
+fail=0
+
+log() { printf '==> %s\n' "$*"; }
+die() { printf 'kmod-style: %s\n' "$*" >&2; exit 2; }
+
+get_checkpatch() {
+	[ -x "$CHECKPATCH_DIR/checkpatch.pl" ] &&
+		[ -f "$CHECKPATCH_DIR/spelling.txt" ] &&
+		[ -f "$CHECKPATCH_DIR/const_structs.checkpatch" ] && return 0
+	tarball=${LINUX_SOURCE_TARBALL:-$(ls /usr/src/linux-source-*.tar.* 2>/dev/null | sort -V | tail -n 1)}
+	[ -n "$tarball" ] && [ -f "$tarball" ] ||
+		die "no checkpatch in $CHECKPATCH_DIR and no linux-source tarball (apt-get install linux-source)"
+	top=$(tar -tf "$tarball" 2>/dev/null | head -n 1 | cut -d/ -f1)
+	[ -n "$top" ] || die "cannot read $tarball"
+	log "extracting checkpatch from $tarball"
+	tmp=$(mktemp -d) || die "mktemp failed"
+	tar -xf "$tarball" -C "$tmp" "$top/scripts/checkpatch.pl" \
+		"$top/scripts/spelling.txt" \
+		"$top/scripts/const_structs.checkpatch" || die "extraction failed"
+	mkdir -p "$CHECKPATCH_DIR" || die "cannot create $CHECKPATCH_DIR"
+	cp "$tmp/$top/scripts/checkpatch.pl" "$tmp/$top/scripts/spelling.txt" \
+		"$tmp/$top/scripts/const_structs.checkpatch" "$CHECKPATCH_DIR/"
+	chmod +x "$CHECKPATCH_DIR/checkpatch.pl"
+	rm -rf "$tmp"
+}
+
+# kbuild output lines that are not diagnostics
+filter_build() {
+	grep -v -E '^(make(\[[0-9]+\])?: |  (CC|LD|AR|MODPOST|CHECK|BTF|CLEAN|MKDIR)[ \t])|^Skipping BTF generation' || true
+}
+
+build() {
+	log "make $*"
+	make -s -C "$KMOD" clean >/dev/null 2>&1
+	out=$(make -C "$KMOD" ${KDIR:+KDIR="$KDIR"} "$@" 2>&1)
+	rc=$?
+	diag=$(printf '%s\n' "$out" | filter_build)
+	if [ $rc -ne 0 ] || [ -n "$diag" ]; then
+		printf '%s\n' "$diag"
+		log "make $* FAILED (rc=$rc)"
+		fail=1
+	fi
+}
+
+get_checkpatch
+files=$(ls "$KMOD"/*.c "$KMOD"/*.h 2>/dev/null | grep -v '\.mod\.c$')
+files="$files $ROOT/include/uapi/linux/perfprobe.h"
+log "checkpatch --strict"
+for f in $files; do
+	out=$(cd "$ROOT" && perl "$CHECKPATCH_DIR/checkpatch.pl" --strict \
+		--no-tree --no-summary --terse --show-types -f "$f" 2>&1)
+	if [ $? -ne 0 ] || [ -n "$out" ]; then
+		printf '%s\n' "$out"
+		fail=1
+	fi
+done
+
+build W=1
+build C=2
+build W=1 C=2
+make -s -C "$KMOD" clean >/dev/null 2>&1
+make -C "$KMOD" ${KDIR:+KDIR="$KDIR"} >/dev/null 2>&1 || fail=1
+
+if [ $fail -ne 0 ]; then
+	log "kmod-style: FAILED"
+	exit 1
+fi
+log "kmod-style: clean"
+exit 0
