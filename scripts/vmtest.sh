@@ -1,0 +1,336 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vmtest.sh - build perfprobe.ko and its VM test client, boot a kernel in QEMU
+# with a tiny initramfs, run all guest tests in one boot and report TAP.
+#
+# usage: scripts/vmtest.sh [--kernel IMAGE] [--kdir TREE] [--timeout SEC]
+#                          [--keep] [-v]
+#
+# See Documentation/vmtest.rst.  Exit status: 0 when every test passed (or
+# when the run was skipped with PERFPROBE_VMTEST_OPTIONAL=1), non-zero on any
+# failure, kernel splat (panic, oops, BUG, WARNING, lockup, RCU stall,
+# KASAN/UBSAN, ...), guest timeout or missing final status line.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KERNEL=
+KDIR=
+TIMEOUT=${PERFPROBE_VMTEST_TIMEOUT:-170}
+KEEP=0
+VERBOSE=0
+MEM=${PERFPROBE_VMTEST_MEM:-512}
+SMP=${PERFPROBE_VMTEST_SMP:-2}
+EXTRA_APPEND=${PERFPROBE_VMTEST_APPEND:-}
+
+usage() {
+	cat <<EOF
+usage: $0 [--kernel IMAGE] [--kdir TREE] [--timeout SEC] [--keep] [-v]
+
+  --kernel IMAGE  kernel image to boot (default: newest /boot/vmlinuz-6.*-amd64,
+                  or TREE/arch/x86/boot/bzImage when --kdir is given)
+  --kdir TREE     kernel build tree to build perfprobe.ko against (default:
+                  /lib/modules/<version of IMAGE>/build)
+  --timeout SEC   kill the guest after SEC seconds (default: $TIMEOUT)
+  --keep          keep the work directory (initramfs, logs) and print its path
+  -v              verbose: show build output and the guest console log
+
+Environment: PERFPROBE_VMTEST_OPTIONAL=1 turns a missing QEMU/kernel/headers
+into "1..0 # SKIP"; PERFPROBE_VMTEST_ACCEL=tcg|kvm forces an accelerator;
+PERFPROBE_VMTEST_APPEND adds kernel command line arguments;
+PERFPROBE_VMTEST_SEED fixes the fuzz seed (default: derived from the time,
+printed in the output so that a failing run can be repeated);
+PERFPROBE_VMTEST_ONLY / PERFPROBE_VMTEST_SKIP: comma-separated guest test
+groups to run / to skip (cycles basic bad copy trace privs concurrent fuzz
+rmmod-trace rmmod-race); a partial run is for development only.
+EOF
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) KERNEL=${2:?--kernel needs an argument}; shift 2 ;;
+	--kernel=*) KERNEL=${1#*=}; shift ;;
+	--kdir) KDIR=${2:?--kdir needs an argument}; shift 2 ;;
+	--kdir=*) KDIR=${1#*=}; shift ;;
+	--timeout) TIMEOUT=${2:?--timeout needs an argument}; shift 2 ;;
+	--timeout=*) TIMEOUT=${1#*=}; shift ;;
+	--keep) KEEP=1; shift ;;
+	-v|--verbose) VERBOSE=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "vmtest: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+done
+
+START=$(date +%s)
+say() { echo "vmtest: $*" >&2; }
+vsay() { [ "$VERBOSE" = 1 ] && say "$@"; return 0; }
+
+# A missing prerequisite (QEMU, kernel image, headers, tools) is a SKIP when
+# PERFPROBE_VMTEST_OPTIONAL=1 and a failure otherwise.
+missing() {
+	if [ "${PERFPROBE_VMTEST_OPTIONAL:-0}" = 1 ]; then
+		echo "1..0 # SKIP $*"
+		say "skipped: $*"
+		exit 0
+	fi
+	echo "Bail out! $*"
+	say "FAIL: $* (set PERFPROBE_VMTEST_OPTIONAL=1 to skip instead)"
+	exit 1
+}
+fail() {
+	echo "Bail out! $*"
+	say "FAIL: $*"
+	exit 1
+}
+
+# Kernel release string of a bzImage (x86 boot protocol: header field at
+# 0x20e points to the version string, relative to 0x200).
+image_release() {
+	local img=$1 off
+	off=$(od -An -t u2 -j $((0x20e)) -N 2 "$img" 2>/dev/null | tr -d ' ')
+	[ -n "$off" ] || return 1
+	dd if="$img" bs=1 skip=$((off + 0x200)) count=128 2>/dev/null |
+		tr '\0' '\n' | head -n1 | awk '{print $1}'
+}
+
+# ---------------------------------------------------------------- kernel ---
+if [ -z "$KERNEL" ]; then
+	if [ -n "$KDIR" ]; then
+		KERNEL=$KDIR/arch/x86/boot/bzImage
+	else
+		KERNEL=$(ls -1 /boot/vmlinuz-6.*-amd64 2>/dev/null | sort -V | tail -n1)
+		[ -n "$KERNEL" ] || missing "no kernel image /boot/vmlinuz-6.*-amd64 (Debian package: linux-image-amd64)"
+	fi
+fi
+[ -r "$KERNEL" ] || missing "kernel image '$KERNEL' not found or not readable"
+# The release the booted kernel reports (and the module's vermagic must
+# match): from the image itself; a tree's kernel.release as a fallback
+# (Debian's header packages carry the upstream version there).
+KREL=$(image_release "$KERNEL")
+if [ -z "$KREL" ] && [ -n "$KDIR" ] && [ -f "$KDIR/include/config/kernel.release" ]; then
+	KREL=$(cat "$KDIR/include/config/kernel.release")
+fi
+case $KERNEL in
+/boot/vmlinuz-*) [ -n "$KREL" ] || KREL=${KERNEL#/boot/vmlinuz-} ;;
+esac
+[ -n "$KREL" ] || fail "cannot tell the kernel release of $KERNEL; pass --kdir"
+if [ -z "$KDIR" ]; then
+	KDIR=/lib/modules/$KREL/build
+	[ -d "$KDIR" ] || missing "no kernel headers for $KREL in $KDIR (Debian package: linux-headers-$KREL)"
+fi
+[ -f "$KDIR/Makefile" ] || missing "'$KDIR' is not a kernel build tree (no Makefile)"
+MODDIR=/lib/modules/$KREL
+[ -d "$MODDIR/kernel" ] || MODDIR=
+
+# ----------------------------------------------------------------- tools ---
+QEMU=${QEMU:-qemu-system-x86_64}
+command -v "$QEMU" >/dev/null || missing "$QEMU not installed (Debian package: qemu-system-x86)"
+command -v timeout >/dev/null || missing "timeout (coreutils) not found"
+command -v cpio >/dev/null || missing "cpio not installed (Debian package: cpio)"
+command -v modinfo >/dev/null || missing "modinfo not installed (Debian package: kmod)"
+{ [ -x /bin/busybox ] || command -v busybox >/dev/null; } ||
+	missing "busybox not installed (Debian package: busybox-static)"
+CC=${CC:-gcc}
+command -v "$CC" >/dev/null || missing "no C compiler ($CC)"
+NLINC=
+if command -v pkg-config >/dev/null && pkg-config --exists libnl-genl-3.0; then
+	NLINC=$(pkg-config --cflags libnl-genl-3.0)
+elif [ -f /usr/include/libnl3/netlink/genl/genl.h ]; then
+	NLINC=-I/usr/include/libnl3
+else
+	missing "libnl-genl-3 headers not found (Debian packages: libnl-3-dev libnl-genl-3-dev)"
+fi
+[ -f "$ROOT/include/uapi/linux/perfprobe.h" ] || fail "include/uapi/linux/perfprobe.h not found"
+[ -d "$ROOT/kmod" ] || fail "kmod/ not found"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/perfprobe-vmtest.XXXXXX")
+cleanup() {
+	local rc=$?
+	if [ "$KEEP" = 1 ]; then
+		say "work directory kept: $WORK"
+	elif [ "$rc" != 0 ] && [ -f "$WORK/console.log" ]; then
+		rm -rf "$WORK/src" "$WORK/initramfs.cpio.gz"
+		say "logs kept in $WORK (console.log, results.log)"
+	else
+		rm -rf "$WORK"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+run_logged() { # name cmd... : quiet unless -v or on failure
+	local name=$1; shift
+	if [ "$VERBOSE" = 1 ]; then
+		"$@" >&2
+	else
+		"$@" >"$WORK/$name.log" 2>&1 || {
+			local rc=$?
+			tail -n 60 "$WORK/$name.log" >&2
+			return $rc
+		}
+	fi
+}
+
+# ---------------------------------------------------------------- module ---
+# Build from a copy so that concurrent work in kmod/ is not disturbed and no
+# build products land in the source tree.
+mkdir -p "$WORK/src"
+cp -a "$ROOT/kmod" "$ROOT/include" "$WORK/src/"
+find "$WORK/src/kmod" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
+	-o -name 'Module.symvers' -o -name 'modules.order' \) -delete 2>/dev/null
+vsay "building perfprobe.ko against $KDIR ($KREL)"
+# kmod/Makefile: "make KDIR=..." (it passes M= and CONFIG_PERFPROBE=m to kbuild)
+run_logged kbuild make -C "$WORK/src/kmod" KDIR="$KDIR" -j"$(nproc)" modules ||
+	fail "building kmod/perfprobe.ko against $KDIR failed"
+KO=$WORK/src/kmod/perfprobe.ko
+[ -f "$KO" ] || fail "the kmod build produced no perfprobe.ko"
+VERMAGIC=$(modinfo -F vermagic "$KO" | awk '{print $1}')
+[ "$VERMAGIC" = "$KREL" ] ||
+	fail "perfprobe.ko vermagic '$VERMAGIC' does not match kernel image release '$KREL'"
+
+# ---------------------------------------------------------------- client ---
+CLIENT=$WORK/pp-vmtest
+CFLAGS="-O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -D_GNU_SOURCE -I$ROOT/include/uapi -I$ROOT/include $NLINC"
+LIBS="-lnl-genl-3 -lnl-3 -lpthread -lm"
+LIBDIRS=$(gcc -print-search-dirs 2>/dev/null | sed -n 's/^libraries: =//p' | tr ':' ' ')
+static=0
+[ "${PERFPROBE_VMTEST_STATIC:-1}" = 0 ] && LIBDIRS=/nonexistent # test the dynamic path
+for d in $LIBDIRS $([ "${PERFPROBE_VMTEST_STATIC:-1}" = 0 ] || echo /usr/lib/x86_64-linux-gnu /usr/lib); do
+	if [ -f "$d/libnl-genl-3.a" ] && [ -f "$d/libnl-3.a" ]; then static=1; break; fi
+done
+vsay "building test client ($([ $static = 1 ] && echo static || echo dynamic))"
+# shellcheck disable=SC2086
+if [ $static = 1 ]; then
+	run_logged client $CC $CFLAGS -static -o "$CLIENT" "$ROOT/tests/vm/pp-vmtest.c" $LIBS ||
+		static=0
+fi
+if [ $static = 0 ]; then
+	# shellcheck disable=SC2086
+	run_logged client $CC $CFLAGS -o "$CLIENT" "$ROOT/tests/vm/pp-vmtest.c" $LIBS ||
+		fail "building tests/vm/pp-vmtest.c failed"
+fi
+
+# ------------------------------------------------------------- initramfs ---
+MKV=()
+[ "$VERBOSE" = 1 ] && MKV=(-v)
+run_logged initramfs "$ROOT/scripts/mkinitramfs.sh" --out "$WORK/initramfs.cpio.gz" \
+	--module "$KO" --client "$CLIENT" --testdir "$ROOT/tests/vm" \
+	${MODDIR:+--moddir "$MODDIR"} --kdir "$KDIR" "${MKV[@]}" ||
+	fail "building the initramfs failed"
+
+# ------------------------------------------------------------------ boot ---
+ACCEL=${PERFPROBE_VMTEST_ACCEL:-}
+if [ -z "$ACCEL" ]; then
+	ACCEL=tcg
+	if [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
+		timeout 10 "$QEMU" -accel kvm -machine none -nodefaults -display none \
+			-S -monitor none -daemonize -pidfile "$WORK/kvmprobe.pid" >/dev/null 2>&1; then
+		kill "$(cat "$WORK/kvmprobe.pid" 2>/dev/null)" 2>/dev/null
+		ACCEL=kvm
+	fi
+fi
+CPU=max
+SEED=${PERFPROBE_VMTEST_SEED:-$(( $(date +%s) % 100000 ))}
+APPEND="console=ttyS0,115200 rdinit=/init panic=-1 oops=panic softlockup_panic=1 \
+hung_task_panic=1 sysctl.kernel.hung_task_timeout_secs=60 nmi_watchdog=0 \
+tsc=reliable mitigations=off no_timer_check printk.devkmsg=on loglevel=7 \
+pp_seed=$SEED ${PERFPROBE_VMTEST_ONLY:+pp_only=$PERFPROBE_VMTEST_ONLY} \
+${PERFPROBE_VMTEST_SKIP:+pp_skip=$PERFPROBE_VMTEST_SKIP} $EXTRA_APPEND"
+: >"$WORK/console.log"
+: >"$WORK/results.log"
+# Single-threaded TCG by default: with multi-threaded TCG (QEMU 7.2) a vCPU
+# was seen spinning on a stale int3 after the kernel patched its own text
+# (tracepoint static keys toggled by TRACE_START/STOP) - see vmtest.rst.
+ACCEL_OPT=$ACCEL
+[ "$ACCEL" = tcg ] && ACCEL_OPT=tcg,thread=${PERFPROBE_VMTEST_TCG_THREAD:-single}
+vsay "booting $KERNEL ($ACCEL_OPT, ${SMP} CPUs, ${MEM} MiB, timeout ${TIMEOUT}s)"
+BOOT_START=$(date +%s)
+timeout -k 5 "$TIMEOUT" "$QEMU" -accel "$ACCEL_OPT" -cpu "$CPU" -smp "$SMP" -m "$MEM" \
+	-nodefaults -no-user-config -display none -monitor none -no-reboot \
+	-serial "file:$WORK/console.log" -serial "file:$WORK/results.log" \
+	-kernel "$KERNEL" -initrd "$WORK/initramfs.cpio.gz" -append "$APPEND" \
+	</dev/null >"$WORK/qemu.log" 2>&1
+QRC=$?
+BOOT_END=$(date +%s)
+vsay "QEMU exited with status $QRC after $((BOOT_END - BOOT_START))s"
+if [ "$VERBOSE" = 1 ]; then
+	echo "---------------- guest console ----------------" >&2
+	tr -d '\r' <"$WORK/console.log" >&2
+	echo "-----------------------------------------------" >&2
+fi
+
+# --------------------------------------------------------------- results ---
+# Kernel messages that fail the run, wherever they appear in the console.
+SPLAT='Kernel panic|Oops|BUG:|WARNING:|Call Trace|soft lockup|hard LOCKUP|blocked for more than|rcu.*(stall|detected stalls)|RCU stall|KASAN|UBSAN|kmemleak|unreferenced object|refcount_t|[Ll]eak|general protection fault|Unable to handle|unable to handle|stack-protector|double fault|invalid opcode|list_(add|del) corruption|segfault at|Kernel BUG'
+
+tr -d '\r' <"$WORK/results.log" >"$WORK/results.txt"
+STATUS=$(sed -n 's/^PPVMTEST-STATUS: \([0-9]*\).*/\1/p' "$WORK/results.txt" | tail -n1)
+
+n=0
+nfail=0
+tapout=$WORK/tap.out
+: >"$tapout"
+emit() { # "ok"|"not ok" description
+	n=$((n + 1))
+	case $1 in
+	"not ok") case $2 in *"# TODO"*) ;; *) nfail=$((nfail + 1)) ;; esac ;;
+	esac
+	echo "$1 $n - $2" >>"$tapout"
+}
+while IFS= read -r line; do
+	case $line in
+	"not ok"*|"ok"*)
+		res=ok
+		rest=${line#ok}
+		case $line in "not ok"*) res="not ok"; rest=${line#not ok} ;; esac
+		rest=$(echo "$rest" | sed -E 's/^ *[0-9]+//; s/^ *-? *//')
+		emit "$res" "$rest"
+		;;
+	"#"*) echo "$line" >>"$tapout" ;;
+	PPVMTEST-STATUS:*) ;;
+	1..*) ;; # guest plans are ignored: we count and print our own
+	"") ;;
+	*) echo "# guest: $line" >>"$tapout" ;;
+	esac
+done <"$WORK/results.txt"
+
+if [ "$QRC" = 124 ] || [ "$QRC" = 137 ]; then
+	emit "not ok" "guest finished within ${TIMEOUT}s (timed out, QEMU killed)"
+else
+	emit ok "guest finished within ${TIMEOUT}s (QEMU status $QRC, $((BOOT_END - BOOT_START))s)"
+fi
+if [ -n "$STATUS" ]; then
+	emit ok "guest printed its final status line"
+	if [ "$STATUS" = 0 ]; then
+		emit ok "guest test script exit status 0"
+	else
+		emit "not ok" "guest test script exit status 0 (got $STATUS)"
+	fi
+else
+	emit "not ok" "guest printed its final status line (missing: crash, panic or hang)"
+fi
+tr -d '\r' <"$WORK/console.log" | grep -nE "$SPLAT" |
+	grep -v -e 'Kernel command line:' -e 'Command line:' >"$WORK/splats.txt" 2>/dev/null
+if [ -s "$WORK/splats.txt" ]; then
+	emit "not ok" "console log free of kernel errors ($(wc -l <"$WORK/splats.txt") suspicious lines)"
+	head -n 40 "$WORK/splats.txt" | sed 's/^/#   console:/' >>"$tapout"
+else
+	emit ok "console log free of kernel errors (panic/oops/BUG/WARNING/lockup/stall/KASAN/UBSAN/leak)"
+fi
+
+echo "1..$n"
+cat "$tapout"
+END=$(date +%s)
+echo "# vmtest: kernel $KREL ($KERNEL), accel $ACCEL_OPT, fuzz seed $SEED, wall time $((END - START))s"
+
+if [ "$nfail" != 0 ]; then
+	say "FAIL: $nfail of $n tests failed"
+	if [ "$VERBOSE" != 1 ]; then
+		echo "---------------- last 80 lines of the guest console ----------------" >&2
+		tr -d '\r' <"$WORK/console.log" | tail -n 80 >&2
+		echo "--------------------------------------------------------------------" >&2
+		[ -s "$WORK/qemu.log" ] && { echo "QEMU said:" >&2; cat "$WORK/qemu.log" >&2; }
+	fi
+	exit 1
+fi
+exit 0

@@ -1,0 +1,254 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-tests.sh - the perfprobe VM tests, run by /init inside the test VM
+# (see Documentation/vmtest.rst).  Prints TAP lines without numbers and
+# without a plan (the host numbers them and adds the plan); exits non-zero
+# when any test failed.
+#
+# Environment (from the kernel command line, see scripts/vmtest.sh):
+#   pp_seed  fuzz seed
+#   pp_only  comma-separated groups to run (default: all)
+#   pp_skip  comma-separated groups to skip
+# Groups: cycles basic bad copy trace privs concurrent fuzz rmmod-trace
+#         rmmod-race
+
+KO=/lib/modules/perfprobe.ko
+PP=/bin/pp-vmtest
+SEED=${pp_seed:-1}
+USER_UID=1000
+CAP_PERFMON=38
+fails=0
+
+# Kernel messages that fail the run (same list as scripts/vmtest.sh).
+SPLAT='Kernel panic|Oops|BUG:|WARNING:|Call Trace|soft lockup|hard LOCKUP|blocked for more than|rcu.*(stall|detected stalls)|RCU stall|KASAN|UBSAN|kmemleak|unreferenced object|refcount_t|[Ll]eak|general protection fault|Unable to handle|unable to handle|stack-protector|double fault|invalid opcode|list_(add|del) corruption|segfault at|Kernel BUG'
+
+want() { # group
+	case ",${pp_skip:-}," in *",$1,"*) echo "# group $1 skipped (pp_skip)"; return 1 ;; esac
+	[ -z "${pp_only:-}" ] && return 0
+	case ",$pp_only," in *",$1,"*) return 0 ;; esac
+	echo "# group $1 skipped (pp_only)"
+	return 1
+}
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; fails=$((fails + 1)); }
+check() { # description command...
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else nok "$desc"; fi
+}
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+section() { echo "# ---- $* (guest uptime $(uptime_s) s)"; }
+
+# Run a pp-vmtest command; it prints its own TAP lines.
+run() {
+	"$PP" "$@"
+	rc=$?
+	if [ "$rc" -ge 128 ]; then
+		nok "pp-vmtest $* was killed by signal $((rc - 128))"
+	elif [ "$rc" -eq 3 ]; then
+		nok "pp-vmtest $*: usage error"
+	elif [ "$rc" -ne 0 ]; then
+		fails=$((fails + 1))
+		echo "# pp-vmtest $* exited with status $rc"
+	fi
+	return "$rc"
+}
+
+loaded() { [ -d /sys/module/perfprobe ]; }
+load() {
+	out=$(insmod "$KO" 2>&1)
+	rc=$?
+	[ -n "$out" ] && echo "# insmod: $out"
+	[ "$rc" -eq 0 ] && loaded
+}
+unload() {
+	out=$(rmmod perfprobe 2>&1)
+	rc=$?
+	[ -n "$out" ] && echo "# rmmod: $out"
+	[ "$rc" -eq 0 ] && ! loaded
+}
+
+# Report new kernel log lines that look like a splat since the last call.
+DMESG_SEEN=0
+dmesg_check() { # label
+	dmesg >/tmp/dmesg.now 2>/dev/null
+	total=$(wc -l </tmp/dmesg.now)
+	tail -n +"$((DMESG_SEEN + 1))" /tmp/dmesg.now | grep -E "$SPLAT" |
+		grep -v -e 'Kernel command line:' -e 'Command line:' >/tmp/splat
+	DMESG_SEEN=$total
+	if [ -s /tmp/splat ]; then
+		nok "no kernel warnings during $1"
+		head -n 30 /tmp/splat | sed 's/^/#   dmesg: /'
+	else
+		ok "no kernel warnings during $1"
+	fi
+}
+
+echo "# perfprobe VM tests on $(uname -r), $(nproc) CPUs, fuzz seed $SEED"
+dmesg_check "boot"
+
+# Dependencies listed by mkinitramfs.sh (normally none).
+if [ -s /lib/modules/load-order ]; then
+	while read -r dep; do
+		insmod "/lib/modules/$dep.ko" || nok "insmod dependency $dep"
+	done </lib/modules/load-order
+fi
+
+# ---------------------------------------------------------------------------
+if want cycles; then
+section "insmod/rmmod 20 times"
+good=0
+for i in $(seq 1 20); do
+	if ! load; then
+		echo "# iteration $i: insmod failed"
+		break
+	fi
+	if ! "$PP" -q info; then
+		echo "# iteration $i: GET_INFO failed after insmod"
+		unload
+		break
+	fi
+	if ! unload; then
+		echo "# iteration $i: rmmod failed"
+		break
+	fi
+	"$PP" -q info
+	if [ $? -ne 2 ]; then
+		echo "# iteration $i: the perfprobe family is still there after rmmod"
+		break
+	fi
+	good=$((good + 1))
+done
+check "insmod/rmmod 20 times, GET_INFO answers after each insmod, family gone after each rmmod ($good/20)" [ "$good" -eq 20 ]
+dmesg_check "insmod/rmmod cycles"
+fi
+
+# ---------------------------------------------------------------------------
+section "basic requests"
+check "insmod perfprobe.ko" load
+run info
+if want basic; then
+	run timer
+fi
+if want bad; then
+	section "bad inputs"
+	run bad --fresh
+fi
+if want copy; then
+	section "COPY matrix"
+	run copy
+fi
+dmesg_check "GET_INFO/TIMER/COPY/bad inputs"
+
+# ---------------------------------------------------------------------------
+if want trace; then
+	section "tracing"
+	run trace-syscalls -n 1000
+	run trace-faults -n 8192
+	dmesg_check "tracing"
+fi
+
+# ---------------------------------------------------------------------------
+if want privs; then
+	section "privileges"
+	run -u "$USER_UID:$USER_UID" privs --expect-eperm
+	su -s /bin/sh ppuser -c "$PP privs --expect-eperm" >/tmp/su.out 2>&1
+	rc=$?
+	sed 's/^\(not \)\{0,1\}ok - /&[su ppuser] /' /tmp/su.out
+	if [ "$rc" -ne 0 ]; then
+		grep -q '^not ok' /tmp/su.out || nok "[su ppuser] pp-vmtest privs exited with status $rc"
+		fails=$((fails + 1))
+	fi
+	run -u "$USER_UID:$USER_UID" -C "$CAP_PERFMON" privs --perfmon
+	dmesg_check "privilege tests"
+fi
+
+# ---------------------------------------------------------------------------
+if want concurrent; then
+	section "two concurrent clients"
+	run concurrent -n 60
+	dmesg_check "concurrent clients"
+fi
+
+# ---------------------------------------------------------------------------
+if want fuzz; then
+	section "fuzz"
+	run fuzz -n 3000 -s "$SEED" -t 40
+	run -u "$USER_UID:$USER_UID" fuzz -n 2000 -s "$((SEED + 1))" -t 25
+	run info --expect-idle
+	dmesg_check "fuzz"
+fi
+
+# ---------------------------------------------------------------------------
+if want rmmod-trace; then
+	section "rmmod during an active trace"
+	loaded || load
+	rm -f /tmp/ready
+	"$PP" trace-hold -r /tmp/ready &
+	holder=$!
+	for i in $(seq 1 100); do
+		[ -s /tmp/ready ] && break
+		sleep 0.1
+	done
+	if [ -s /tmp/ready ]; then
+		check "rmmod while a trace (features $(cat /tmp/ready)) is active succeeds" unload
+	else
+		nok "trace-hold started a trace"
+		unload
+	fi
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	check "insmod again after rmmod during a trace" load
+	run info --expect-idle
+	dmesg_check "rmmod during a trace"
+fi
+
+# ---------------------------------------------------------------------------
+if want rmmod-race; then
+	section "rmmod while another process faults hard, 20 times"
+	# pp_race_features (kernel command line) restricts the traced features,
+	# for debugging only
+	run rmmod-race -n 20 -k "$KO" ${pp_race_features:+-f "$pp_race_features"}
+	dmesg_check "rmmod/page-fault races"
+fi
+
+# ---------------------------------------------------------------------------
+# Control experiment, only when asked for explicitly (pp_only=control): the
+# kernel's own kretprobe on handle_mm_fault (kprobe_events) added and removed
+# 40 times while a process faults hard.  If this fails, the kernel or the
+# emulator is at fault, not perfprobe.
+case ",${pp_only:-}," in
+*,control,*)
+	section "control: kprobe_events kretprobe on handle_mm_fault under a fault storm"
+	T=/sys/kernel/tracing
+	loaded && unload	# perfprobe plays no part in this one
+	mount -t tracefs nodev $T 2>/dev/null
+	"$PP" fault-storm &
+	storm=$!
+	good=0
+	for i in $(seq 1 40); do
+		echo 'r:ppctl handle_mm_fault' >$T/kprobe_events || break
+		echo 1 >$T/events/kprobes/ppctl/enable || break
+		sleep 0.2
+		echo 0 >$T/events/kprobes/ppctl/enable || break
+		echo >$T/kprobe_events || break
+		good=$((good + 1))
+	done
+	kill "$storm"
+	wait "$storm" 2>/dev/null
+	check "control: kernel kretprobe on handle_mm_fault added/removed 40 times under a fault storm ($good/40)" [ "$good" -eq 40 ]
+	dmesg_check "control experiment"
+	;;
+esac
+
+# ---------------------------------------------------------------------------
+section "end"
+if loaded; then
+	check "final rmmod" unload
+fi
+# the whole log once more, including anything printed at rmmod time
+DMESG_SEEN=0
+dmesg_check "the whole run (full dmesg scan)"
+echo "# guest tests done at uptime $(uptime_s) s, $fails failure(s)"
+[ "$fails" -eq 0 ]

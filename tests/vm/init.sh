@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the perfprobe test VM (see Documentation/vmtest.rst).
+#
+# Console (kernel log) is on ttyS0; the TAP results of the guest tests go to
+# ttyS1, which QEMU writes to a file on the host.  The last line written to
+# ttyS1 is always "PPVMTEST-STATUS: <exit code>"; the host treats a missing
+# status line as a failure (crash, hang, ...).
+export PATH=/bin:/sbin
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null || mdev -s
+mkdir -p /dev/pts /dev/shm
+mount -t tmpfs tmpfs /tmp
+chmod 1777 /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+hostname ppvm
+
+out=/dev/ttyS1
+[ -c "$out" ] || out=/dev/console
+stty -F "$out" raw -echo 2>/dev/null
+
+echo "ppvm: init started, kernel $(uname -r)" >/dev/console
+rc=1
+if [ -x /tests/guest-tests.sh ]; then
+	/tests/guest-tests.sh >"$out" 2>&1 </dev/null
+	rc=$?
+else
+	echo "not ok - /tests/guest-tests.sh missing" >"$out"
+fi
+echo "ppvm: guest tests finished with status $rc" >/dev/console
+echo "PPVMTEST-STATUS: $rc" >"$out"
+sync
+sleep 0.3
+poweroff -f
+# not reached unless poweroff failed; the host times out or -no-reboot ends it
+echo o >/proc/sysrq-trigger
+reboot -f
