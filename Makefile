@@ -103,6 +103,7 @@ kmod:
 check: check-build
 	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe scripts/run-tests.sh $(O)
 	$(Q)$(MAKE) --no-print-directory SAN=1 O=build-san check-san
+	$(Q)$(MAKE) --no-print-directory vmtest
 
 check-build: tools $(UNIT_BINS)
 
@@ -110,8 +111,11 @@ check-san: check-build
 	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe ASAN_OPTIONS=detect_leaks=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 scripts/run-tests.sh $(O)
 
+# The module's tests in a QEMU guest (Documentation/vmtest.rst), through
+# prove so its summary reads like the others.
 vmtest:
-	$(Q)scripts/vmtest.sh $(if $(KDIR),--kdir $(KDIR))
+	$(Q)prove --exec '' scripts/vmtest.sh :: $(if $(KDIR),--kdir $(KDIR)) \
+		$(if $(KERNEL),--kernel $(KERNEL))
 
 install: tools
 	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/bin \

@@ -10,10 +10,13 @@
 #
 # usage: mkinitramfs.sh --out FILE.cpio.gz --module perfprobe.ko \
 #            --client pp-vmtest [--moddir /lib/modules/VER | --kdir TREE] \
-#            [--testdir tests/vm] [--busybox /bin/busybox] [-v]
+#            [--testdir tests/vm] [--busybox /bin/busybox] [--add PROG]... [-v]
+#
+# --add installs another program in /bin, with its shared libraries.
 set -euo pipefail
 
 out='' module='' client='' moddir='' kdir='' verbose=0
+extra=()
 here=$(cd "$(dirname "$0")" && pwd)
 testdir=$here/../tests/vm
 busybox=
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift 2 ;;
 	--testdir) testdir=$2; shift 2 ;;
 	--busybox) busybox=$2; shift 2 ;;
+	--add) extra+=("$2"); shift 2 ;;
 	-v) verbose=1; shift ;;
 	*) die "unknown argument: $1" ;;
 	esac
@@ -101,18 +105,23 @@ add_deps() {
 : >"$root/lib/modules/load-order"
 add_deps "$module"
 
-# Shared libraries for a dynamically linked client.
-if ldd "$client" >/dev/null 2>&1; then
-	log "client is dynamic: copying its libraries"
-	ldd "$client" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }' |
+# Shared libraries of the dynamically linked programs.
+copy_libs() { # program
+	ldd "$1" >/dev/null 2>&1 || return 0
+	log "$1 is dynamic: copying its libraries"
+	ldd "$1" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }' |
 	while read -r lib; do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 		log "  $lib"
 	done
-	# usrmerge: /lib64 and /lib are links on the host; mirror what ldd printed
-	[ -d "$root/lib64" ] || true
-fi
+}
+copy_libs "$client"
+for prog in ${extra[@]+"${extra[@]}"}; do
+	[ -x "$prog" ] || die "program to add not found: '$prog'"
+	install -m 0755 "$prog" "$root/bin/$(basename "$prog")"
+	copy_libs "$prog"
+done
 
 cat >"$root/etc/passwd" <<'PW'
 root:x:0:0:root:/root:/bin/sh

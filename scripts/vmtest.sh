@@ -210,11 +210,21 @@ if [ $static = 0 ]; then
 		fail "building tests/vm/pp-vmtest.c failed"
 fi
 
+# ------------------------------------------------------ perfprobe itself ---
+# The CLI runs in the guest too (group cli): its module path can only be
+# exercised where the module loads.
+PPADD=()
+if run_logged tools make -s -C "$ROOT" tools; then
+	PPADD=(--add "$ROOT/build/perfprobe" --add "$ROOT/build/perfprobe-hello")
+else
+	echo "# building perfprobe failed: the guest's cli group will fail"
+fi
+
 # ------------------------------------------------------------- initramfs ---
 MKV=()
 [ "$VERBOSE" = 1 ] && MKV=(-v)
 run_logged initramfs "$ROOT/scripts/mkinitramfs.sh" --out "$WORK/initramfs.cpio.gz" \
-	--module "$KO" --client "$CLIENT" --testdir "$ROOT/tests/vm" \
+	--module "$KO" --client "$CLIENT" --testdir "$ROOT/tests/vm" "${PPADD[@]}" \
 	${MODDIR:+--moddir "$MODDIR"} --kdir "$KDIR" "${MKV[@]}" ||
 	fail "building the initramfs failed"
 

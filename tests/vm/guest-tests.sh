@@ -11,7 +11,7 @@
 #   pp_only  comma-separated groups to run (default: all)
 #   pp_skip  comma-separated groups to skip
 # Groups: cycles basic bad copy trace privs concurrent fuzz rmmod-trace
-#         rmmod-race
+#         rmmod-race cli
 
 KO=/lib/modules/perfprobe.ko
 PP=/bin/pp-vmtest
@@ -202,6 +202,44 @@ if want rmmod-trace; then
 	check "insmod again after rmmod during a trace" load
 	run info --expect-idle
 	dmesg_check "rmmod during a trace"
+fi
+
+# ---------------------------------------------------------------------------
+# The perfprobe command itself against the loaded module.
+PPC=/bin/perfprobe
+has() { # description pattern file
+	if grep -qE "$2" "$3"; then ok "$1"; else nok "$1"; sed 's/^/#   /' "$3"; fi
+}
+if want cli && [ -x "$PPC" ]; then
+	section "perfprobe command with the module loaded"
+	loaded || load
+	$PPC kmod status >/tmp/o 2>&1
+	check "perfprobe kmod status exits 0" [ $? -eq 0 ]
+	has "kmod status: loaded, ABI version 1" 'ABI version: *1' /tmp/o
+	$PPC --json timer --count 100 >/tmp/o 2>&1
+	has "perfprobe timer --count 100: 100 expiries" '"count": *100' /tmp/o
+	$PPC --quick --no-save copy --sizes 4k,65537 --align 0,7 >/tmp/o 2>&1
+	check "perfprobe copy: data verified, exit 0" [ $? -eq 0 ]
+	has "perfprobe copy: a row for 65537 bytes" '65537' /tmp/o
+	$PPC trace -- /bin/busybox true >/tmp/o 2>&1
+	check "perfprobe trace -- true exits 0" [ $? -eq 0 ]
+	has "perfprobe trace: the command's exit status" 'exited with status 0' /tmp/o
+	has "perfprobe trace: execve counted" "^ *execve +1 " /tmp/o
+	has "perfprobe trace: page faults line" '^page faults:' /tmp/o
+	$PPC trace -- /nonexistent >/tmp/o 2>&1
+	check "perfprobe trace of a missing program exits 1" [ $? -eq 1 ]
+	$PPC --quick --no-save --json run lat_syscall >/tmp/o 2>/dev/null
+	has "run lat_syscall carries the kernel view" '"source": *"kmod"' /tmp/o
+	has "kernel ns per op reported" '"kernel_ns_per_op"' /tmp/o
+	has "probe cost reported" '"probe_ns_per_op"' /tmp/o
+	$PPC --quick --no-save run lat_syscall >/tmp/o 2>/dev/null
+	has "text output: the kernel view table" '^Kernel view \(perfprobe.ko\)' /tmp/o
+	sed -n '/^Kernel view/,/^$/p' /tmp/o | sed 's/^/# /'
+	su ppuser -c "$PPC kmod status" >/tmp/o 2>&1
+	has "unprivileged kmod status: refused with the kernel's reason" 'kernel reports' /tmp/o
+	dmesg_check "perfprobe command"
+elif want cli; then
+	nok "perfprobe binary not in the initramfs"
 fi
 
 # ---------------------------------------------------------------------------
