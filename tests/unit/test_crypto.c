@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The crypto group's helpers: hex, known answers, CPU load, /proc/crypto. */
 #include <errno.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "crypto_alg.h"
+#include "results.h"
 
 static void test_hex(void **state)
 {
@@ -155,6 +158,31 @@ static void test_driver(void **state)
 	assert_int_equal(pp_crypto_find_driver(proc_crypto, "cbc", &d), -ENOENT);
 }
 
+/* The driver info survives a save and a load; absent infos stay absent. */
+static void test_info_roundtrip(void **state)
+{
+	char dir[] = "/tmp/pp-unit-crypto.XXXXXX", path[64], err[256];
+	const double v[] = { 1, 2, 3, 4, 5 };
+	struct pp_run run, back;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	pp_run_init(&run);
+	assert_non_null(pp_run_add(&run, "crypto-kcapi-md5-16", "KB/s", PP_HIGHER_IS_BETTER, v, 5));
+	pp_run_info(&run, "crypto-kcapi-md5-driver", "md5-generic (priority 0, module kernel)");
+	assert_int_equal(pp_run_save(&run, path), 0);
+	assert_int_equal(pp_run_load(&back, path, err, sizeof(err)), 0);
+	assert_int_equal(back.ninfos, 1);
+	assert_string_equal(pp_run_find_info(&back, "crypto-kcapi-md5-driver"),
+			    "md5-generic (priority 0, module kernel)");
+	assert_null(pp_run_find_info(&back, "crypto-kcapi-sha1-driver"));
+	pp_run_free(&run);
+	pp_run_free(&back);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_break),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_driver),
+		cmocka_unit_test(test_info_roundtrip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
