@@ -30,7 +30,7 @@ Q := @
 say = @printf '  %-7s %s\n' $(1) $(2);
 endif
 
-PKGS := jansson libtirpc libnl-genl-3.0 libelf
+PKGS := jansson libtirpc libnl-genl-3.0 libelf libcrypto libkcapi
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p))))
 
 WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \

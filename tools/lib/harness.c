@@ -221,6 +221,18 @@ int pp_skip(struct pp_ctx *ctx, const char *key, const char *fmt, ...)
 	return 1;
 }
 
+void pp_info(struct pp_ctx *ctx, const char *name, const char *fmt, ...)
+{
+	char text[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	pp_run_info(ctx->run, name, text);
+	pp_progress(ctx, "%s: %s", name, text);
+}
+
 int pp_fail(struct pp_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;

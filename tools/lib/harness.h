@@ -86,6 +86,9 @@ int pp_latency_us(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
 /* The benchmark (key == NULL) or one of its results cannot run here. */
 int pp_skip(struct pp_ctx *ctx, const char *key, const char *fmt, ...)
 	__printf(3, 4);
+/* A fact that is not a number (the driver used): kept as text. */
+void pp_info(struct pp_ctx *ctx, const char *name, const char *fmt, ...)
+	__printf(3, 4);
 /* Failed: message kept for the summary; returns -1. */
 int pp_fail(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 

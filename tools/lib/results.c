@@ -46,6 +46,7 @@ void pp_run_free(struct pp_run *run)
 	free(run->results);
 	free(run->skips);
 	free(run->fails);
+	free(run->infos);
 	memset(run, 0, sizeof(*run));
 }
 
@@ -143,6 +144,21 @@ void pp_run_skip(struct pp_run *run, const char *name, const char *reason)
 void pp_run_fail(struct pp_run *run, const char *name, const char *reason)
 {
 	add_skip(&run->fails, &run->nfails, name, reason);
+}
+
+void pp_run_info(struct pp_run *run, const char *name, const char *text)
+{
+	add_skip(&run->infos, &run->ninfos, name, text);
+}
+
+const char *pp_run_find_info(const struct pp_run *run, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < run->ninfos; i++)
+		if (!strcmp(run->infos[i].name, name))
+			return run->infos[i].reason;
+	return NULL;
 }
 
 void pp_run_mark_noise(struct pp_run *run)
@@ -261,7 +277,7 @@ static json_t *result_to_json(const struct pp_result *r)
 	return o;
 }
 
-static json_t *skips_to_json(const struct pp_skip *s, size_t n)
+static json_t *skips_to_json(const struct pp_skip *s, size_t n, const char *field)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -270,7 +286,7 @@ static json_t *skips_to_json(const struct pp_skip *s, size_t n)
 		json_t *o = json_object();
 
 		json_object_set_new(o, "name", json_string(s[i].name));
-		json_object_set_new(o, "reason", json_string(s[i].reason));
+		json_object_set_new(o, field, json_string(s[i].reason));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -287,8 +303,10 @@ static json_t *run_to_json(const struct pp_run *run)
 	for (i = 0; i < run->nresults; i++)
 		json_array_append_new(res, result_to_json(&run->results[i]));
 	json_object_set_new(o, "results", res);
-	json_object_set_new(o, "skipped", skips_to_json(run->skips, run->nskips));
-	json_object_set_new(o, "failed", skips_to_json(run->fails, run->nfails));
+	json_object_set_new(o, "skipped", skips_to_json(run->skips, run->nskips, "reason"));
+	json_object_set_new(o, "failed", skips_to_json(run->fails, run->nfails, "reason"));
+	if (run->ninfos)
+		json_object_set_new(o, "info", skips_to_json(run->infos, run->ninfos, "text"));
 	return o;
 }
 
@@ -464,14 +482,14 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 	return 0;
 }
 
-static void load_skips(struct pp_run *run, json_t *a,
+static void load_skips(struct pp_run *run, json_t *a, const char *field,
 		       void (*add)(struct pp_run *, const char *, const char *))
 {
 	size_t i;
 
 	for (i = 0; json_is_array(a) && i < json_array_size(a); i++) {
 		json_t *s = json_array_get(a, i);
-		const char *name = jstr(s, "name"), *reason = jstr(s, "reason");
+		const char *name = jstr(s, "name"), *reason = jstr(s, field);
 
 		if (name && reason)
 			add(run, name, reason);
@@ -526,8 +544,9 @@ int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 			goto out;
 		}
 	}
-	load_skips(run, json_object_get(root, "skipped"), pp_run_skip);
-	load_skips(run, json_object_get(root, "failed"), pp_run_fail);
+	load_skips(run, json_object_get(root, "skipped"), "reason", pp_run_skip);
+	load_skips(run, json_object_get(root, "failed"), "reason", pp_run_fail);
+	load_skips(run, json_object_get(root, "info"), "text", pp_run_info);
 	ret = 0;
 out:
 	json_decref(root);

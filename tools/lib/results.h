@@ -98,6 +98,8 @@ struct pp_run {
 	size_t nskips;
 	struct pp_skip *fails;		/* ran and failed, and why */
 	size_t nfails;
+	struct pp_skip *infos;		/* facts that are not numbers: */
+	size_t ninfos;			/* name and text (reason) */
 };
 
 void pp_run_init(struct pp_run *run);
@@ -111,6 +113,9 @@ const struct pp_result *pp_run_find(const struct pp_run *run, const char *key);
 struct pp_result *pp_run_find_mut(struct pp_run *run, const char *key);
 void pp_run_skip(struct pp_run *run, const char *name, const char *reason);
 void pp_run_fail(struct pp_run *run, const char *name, const char *reason);
+/* A fact about a result that is text, e.g. the kernel driver used. */
+void pp_run_info(struct pp_run *run, const char *name, const char *text);
+const char *pp_run_find_info(const struct pp_run *run, const char *name);
 
 /* Sets noisy flags from meta.noise_pct. */
 void pp_run_mark_noise(struct pp_run *run);

@@ -98,6 +98,27 @@ const struct pp_table pp_tables[] = {
 
 const unsigned int pp_ntables = ARRAY_SIZE(pp_tables);
 
+/* The crypto group: openssl speed's algorithms and block sizes. */
+static const char *const crypto_rows[] = {
+	"aes-128-cbc", "aes-192-cbc", "aes-256-cbc", "des-cbc", "des3", "md5",
+	"sha1", "sha224", "sha256", "sha384", "sha512", NULL
+};
+
+static const char *const crypto_cols[] = {
+	"16", "64", "256", "1024", "8192", "16384", NULL
+};
+
+const struct pp_matrix pp_matrices[] = {
+	{ "OpenSSL EVP (openssl speed -evp) in 1000s of bytes per second - bigger is better",
+	  "crypto-evp", crypto_rows, crypto_cols, "%s bytes", 2,
+	  "cpu_load", "CPU load %", NULL, NULL },
+	{ "Kernel crypto API (AF_ALG) in 1000s of bytes per second - bigger is better",
+	  "crypto-kcapi", crypto_rows, crypto_cols, "%s bytes", 2,
+	  "cpu_load", "CPU load %", "driver", "driver" },
+};
+
+const unsigned int pp_nmatrices = ARRAY_SIZE(pp_matrices);
+
 bool pp_fmt_cell(char *out, size_t size, double v, int width, int prec)
 {
 	static const char *const suffix[] = { "", "K", "M", "G" };
@@ -256,10 +277,88 @@ static void print_table(FILE *f, const struct pp_table *t,
 	}
 }
 
+static const struct pp_result *matrix_find(const struct pp_run *run,
+					    const struct pp_matrix *m, const char *row,
+					    const char *col)
+{
+	char key[PP_KEY_MAX];
+
+	snprintf(key, sizeof(key), "%s-%s-%s", m->prefix, row, col);
+	return pp_run_find(run, key);
+}
+
+static bool matrix_row_has_data(const struct pp_run *run, const struct pp_matrix *m,
+				const char *row)
+{
+	const char *const *c;
+
+	for (c = m->cols; *c; c++)
+		if (matrix_find(run, m, row, *c))
+			return true;
+	return m->extra && matrix_find(run, m, row, m->extra);
+}
+
+static bool matrix_has_data(const struct pp_run *run, const struct pp_matrix *m)
+{
+	const char *const *r;
+
+	for (r = m->rows; *r; r++)
+		if (matrix_row_has_data(run, m, *r))
+			return true;
+	return false;
+}
+
+static void matrix_cell(FILE *f, const struct pp_result *r, int width, int prec)
+{
+	if (r)
+		fprintf(f, " %*.*f", width, prec, r->value);
+	else
+		fprintf(f, " %*s", width, "");
+}
+
+static void print_matrix_row(FILE *f, const struct pp_run *run, const struct pp_matrix *m,
+			     const char *row)
+{
+	char key[PP_KEY_MAX];
+	const char *const *c, *info = NULL;
+
+	fprintf(f, "%-13s", row);
+	for (c = m->cols; *c; c++)
+		matrix_cell(f, matrix_find(run, m, row, *c), 12, m->prec);
+	if (m->extra)
+		matrix_cell(f, matrix_find(run, m, row, m->extra), (int)strlen(m->extra_head), 1);
+	if (m->info) {
+		snprintf(key, sizeof(key), "%s-%s-%s", m->prefix, row, m->info);
+		info = pp_run_find_info(run, key);
+	}
+	fprintf(f, "%s%s\n", info ? "  " : "", info ? info : "");
+}
+
+static void print_matrix(FILE *f, const struct pp_run *run, const struct pp_matrix *m)
+{
+	const char *const *c, *const *r;
+	char head[32];
+
+	fprintf(f, "\n%s\n", m->title);
+	fprintf(f, "%s: %s %s\n", run->meta.hostname, run->meta.sysname, run->meta.release);
+	fprintf(f, "%-13s", "type");
+	for (c = m->cols; *c; c++) {
+		snprintf(head, sizeof(head), m->col_head, *c);
+		fprintf(f, " %12s", head);
+	}
+	if (m->extra)
+		fprintf(f, " %s", m->extra_head);
+	fprintf(f, "%s%s\n", m->info ? "  " : "", m->info ? m->info_head : "");
+	for (r = m->rows; *r; r++)
+		if (matrix_row_has_data(run, m, *r))
+			print_matrix_row(f, run, m, *r);
+}
+
 int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns)
 {
 	unsigned int t;
 	int printed = 0;
+	size_t i;
 
 	for (t = 0; t < pp_ntables; t++) {
 		if (!table_has_data(&pp_tables[t], runs, nruns))
@@ -267,6 +366,14 @@ int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns)
 		print_table(f, &pp_tables[t], runs, nruns);
 		printed++;
 	}
+	/* Rows are items, not runs: one matrix per run. */
+	for (t = 0; t < pp_nmatrices; t++)
+		for (i = 0; i < nruns; i++) {
+			if (!matrix_has_data(&runs[i], &pp_matrices[t]))
+				continue;
+			print_matrix(f, &runs[i], &pp_matrices[t]);
+			printed++;
+		}
 	return printed;
 }
 

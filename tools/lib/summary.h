@@ -28,6 +28,26 @@ extern const struct pp_table pp_tables[];
 extern const unsigned int pp_ntables;
 
 /*
+ * A table with a row per item (an algorithm) and a column per size, as
+ * `openssl speed` prints it: cell = result <prefix>-<row>-<col>; then an
+ * optional column of result <prefix>-<row>-<extra> and one of the text
+ * info <prefix>-<row>-<info>.  Printed once per run.
+ */
+struct pp_matrix {
+	const char *title;
+	const char *prefix;
+	const char *const *rows;	/* NULL-ended */
+	const char *const *cols;	/* key suffixes, NULL-ended */
+	const char *col_head;		/* printf format of a column head */
+	int prec;			/* digits after the point */
+	const char *extra, *extra_head;	/* or NULL */
+	const char *info, *info_head;	/* or NULL */
+};
+
+extern const struct pp_matrix pp_matrices[];
+extern const unsigned int pp_nmatrices;
+
+/*
  * Format v into exactly width characters the way lmbench's getsummary
  * does: printf with prec digits, cut to width ("143.", "5051"); values
  * whose integer part does not fit get a K or M suffix instead of a
@@ -35,7 +55,7 @@ extern const unsigned int pp_ntables;
  */
 bool pp_fmt_cell(char *out, size_t size, double v, int width, int prec);
 
-/* Tables that have at least one value in one of the runs. */
+/* Tables (and matrices) that have at least one value in one of the runs. */
 int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns);
 void pp_print_notes(FILE *f, const struct pp_run *runs, size_t nruns);
 void pp_print_flat(FILE *f, const struct pp_run *run, bool stats);

@@ -35,3 +35,6 @@ PP_BENCH(lat_mem_rd)
 PP_BENCH(lat_ops)
 PP_BENCH(lat_proccall)
 PP_BENCH(lat_sem)
+/* Crypto (beyond LMBench; run when named: perfprobe run crypto) */
+PP_BENCH(crypto_evp)
+PP_BENCH(crypto_kcapi)

@@ -20,6 +20,7 @@ const struct pp_group pp_groups[] = {
 	{ "bw", "Local communication bandwidths" },
 	{ "mem", "Memory latencies" },
 	{ "ops", "Basic operations" },
+	{ "crypto", "Crypto throughput (OpenSSL EVP, kernel crypto API)" },
 };
 
 const unsigned int pp_ngroups = ARRAY_SIZE(pp_groups);
