@@ -5,8 +5,9 @@
 #   1. checkpatch.pl --strict --no-tree on every kmod/ source file and the
 #      uapi header (checkpatch is extracted from Debian's linux-source
 #      tarball into $CHECKPATCH_DIR when it is not there yet);
-#   2. a W=1 build;
-#   3. a C=2 (sparse) build.
+#   2. a build with W=1 (extra compiler warnings) and C=2 (sparse on every
+#      file), whose output must be empty;
+#   3. a plain build, leaving kmod/perfprobe.ko.
 # Exits non-zero if any step fails or prints a warning.
 #
 # Environment: KDIR (kernel build tree, default: kmod/Makefile's choice),
@@ -44,15 +45,15 @@ get_checkpatch() {
 	rm -rf "$tmp"
 }
 
-# kbuild output lines that are not diagnostics
+# kbuild output lines that are not diagnostics (make -s hides most)
 filter_build() {
-	grep -v -E '^(make(\[[0-9]+\])?: |  (CC|LD|AR|MODPOST|CHECK|BTF|CLEAN|MKDIR)[ \t])|^Skipping BTF generation' || true
+	grep -v -E '^(make(\[[0-9]+\])?: |make -C |  (CC|LD|AR|MODPOST|CHECK|BTF|CLEAN|MKDIR)[ \t])|^Skipping BTF generation' || true
 }
 
 build() {
 	log "make $*"
 	make -s -C "$KMOD" clean >/dev/null 2>&1
-	out=$(make -C "$KMOD" ${KDIR:+KDIR="$KDIR"} "$@" 2>&1)
+	out=$(make -s -C "$KMOD" ${KDIR:+KDIR="$KDIR"} "$@" 2>&1)
 	rc=$?
 	diag=$(printf '%s\n' "$out" | filter_build)
 	if [ $rc -ne 0 ] || [ -n "$diag" ]; then
@@ -75,8 +76,8 @@ for f in $files; do
 	fi
 done
 
-build W=1
-build C=2
+# One build with both: W=1 compiler warnings and sparse (C=2 checks every
+# file, whether rebuilt or not).
 build W=1 C=2
 make -s -C "$KMOD" clean >/dev/null 2>&1
 make -C "$KMOD" ${KDIR:+KDIR="$KDIR"} >/dev/null 2>&1 || fail=1
