@@ -28,3 +28,6 @@ PP_BENCH(lat_mem_rd)
 PP_BENCH(lat_ops)
 PP_BENCH(lat_proccall)
 PP_BENCH(lat_sem)
+/* Network throughput (beyond LMBench: run when named) */
+PP_BENCH(netperf)
+PP_BENCH(rfc2544)

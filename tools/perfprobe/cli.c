@@ -16,6 +16,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "clock.h"
+#include "netserver.h"
 #include "summary.h"
 #include "sysinfo.h"
 
@@ -51,6 +52,7 @@ static const struct cmd cmds[] = {
 	{ "run", cmd_run, "[NAME|GROUP...]", "run benchmarks (default: all)" },
 	{ "syscall", cmd_syscall, "", "the Processor, Processes table (group proc)" },
 	{ "summary", cmd_summary, "FILE...", "lmbench tables from result files, one row each" },
+	{ "netserver", pp_cmd_netserver, "[--bind ADDR]", "serve the net benchmarks' tests" },
 	{ "help", cmd_help, "", "this text" },
 	{ "version", cmd_version, "", "print the version" },
 };
@@ -134,8 +136,29 @@ static int check_cpu(const char *arg, int *cpu)
 	return 0;
 }
 
+/* Commands whose options are their own: the global options end there. */
+static const char *const own_opts_cmds[] = { "netserver" };
+
+/* The argument count the global parser may look at. */
+static int global_argc(int argc, char **argv)
+{
+	unsigned int i;
+
+	optind = 0;
+	opterr = 0;
+	while (getopt_long(argc, argv, "+:jo:r:c:qvh", long_opts, NULL) != -1)
+		;
+	if (optind >= argc)
+		return argc;
+	for (i = 0; i < ARRAY_SIZE(own_opts_cmds); i++)
+		if (!strcmp(own_opts_cmds[i], argv[optind]))
+			return optind + 1;
+	return argc;
+}
+
 int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 {
+	int gargc = global_argc(argc, argv);
 	bool quick = false, full = false;
 	uint64_t v;
 	double d;
@@ -151,7 +174,7 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 
 	optind = 0;	/* 0: a full reset of glibc's getopt state */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jo:r:c:qvh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(gargc, argv, ":jo:r:c:qvh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			cli->opts.json = true;

@@ -20,6 +20,7 @@ const struct pp_group pp_groups[] = {
 	{ "bw", "Local communication bandwidths" },
 	{ "mem", "Memory latencies" },
 	{ "ops", "Basic operations" },
+	{ "net", "Network throughput (netperf, RFC 2544)" },
 };
 
 const unsigned int pp_ngroups = ARRAY_SIZE(pp_groups);
