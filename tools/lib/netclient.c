@@ -287,15 +287,25 @@ static int cl_tcp_maerts(struct cli *c)
 	return result(c, PP_NET_CTL_TIMEOUT_MS);
 }
 
+/*
+ * A transaction that ended at t1 counts in that interval.  Its round trip
+ * goes there too, and to every earlier interval it spanned that saw no
+ * round trip end: a stall is in the percentiles of each interval it hid.
+ */
 static int rr_account(struct cli *c, uint64_t t0, uint64_t t1)
 {
-	unsigned int i;
+	unsigned int i, j;
+	int ret = 0;
 
 	pp_net_meter_add(&c->m, t1, c->req->size, c->req->size, 1);
-	i = c->m.cur;
-	if (i < c->m.n)
-		return lat_push(&c->o->lat[i], (double)(t1 - t0));
-	return 0;
+	i = c->m.cur < c->m.n ? c->m.cur : c->m.n - 1;
+	j = t0 > c->m.start ? (unsigned int)((t0 - c->m.start) / c->m.iv_ns) : 0;
+	for (; !ret && j < i; j++)
+		if (!c->o->lat[j].n)
+			ret = lat_push(&c->o->lat[j], (double)(t1 - t0));
+	if (!ret && c->m.cur < c->m.n)
+		ret = lat_push(&c->o->lat[i], (double)(t1 - t0));
+	return ret;
 }
 
 static int cl_tcp_rr(struct cli *c)

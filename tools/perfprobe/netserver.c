@@ -498,6 +498,23 @@ static int session(struct sess *s)
 	return ret;
 }
 
+/*
+ * Closing with unread input would send a reset, which may destroy our
+ * last line (an ERR) before the client reads it: read what is left, a
+ * little, briefly.
+ */
+static void linger_close(int ctl, char *buf, size_t size)
+{
+	size_t left = 1 << 20;
+	ssize_t r;
+
+	shutdown(ctl, SHUT_WR);
+	set_timeouts(ctl, 200);
+	while (left > 0 && (r = recv(ctl, buf, size, 0)) > 0)
+		left -= (size_t)r < left ? (size_t)r : left;
+	close(ctl);
+}
+
 static __attribute__((noreturn)) void serve_one(int ctl, int logw)
 {
 	struct sockaddr_storage ss;
@@ -520,8 +537,8 @@ static __attribute__((noreturn)) void serve_one(int ctl, int logw)
 	if (s->data >= 0)
 		close(s->data);
 	pp_net_meter_free(&s->m);
-	shutdown(ctl, SHUT_WR);
-	close(ctl);
+	linger_close(ctl, s->buf ? s->buf : (char *)s->res.iv, s->buf ? s->bufsize :
+		     sizeof(s->res.iv));
 	free(s->buf);
 	free(s);
 	_exit(ret == -EPROTO ? 2 : ret ? 1 : 0);

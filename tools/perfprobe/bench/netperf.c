@@ -15,7 +15,7 @@
  *                server, what was sent, loss from sequence-number gaps
  *   udp_rr       1-byte datagram request/response: transactions/s, p50..p99
  *
- * Each test lasts 2 s (250 ms with --quick, 10 s with --full; the
+ * Each test lasts 2 s (200 ms with --quick, 10 s with --full; the
  * environment's PERFPROBE_NET_DURATION_MS overrides) split into
  * max(10, samples) intervals: the result's samples are the intervals.
  * CPU utilisation at both ends comes from /proc/stat over each interval,
@@ -36,7 +36,7 @@
 #include "netclient.h"
 
 #define DUR_MS		2000
-#define DUR_MS_QUICK	250
+#define DUR_MS_QUICK	200
 #define DUR_MS_FULL	10000
 #define MIN_IV		10
 

@@ -45,7 +45,7 @@ struct mode {
 	double step;		/* the rate after a failed validation */
 };
 
-static const struct mode quick = { 100, 2, 0.20, 2, 0.8 };
+static const struct mode quick = { 100, 2, 0.20, 1, 0.7 };
 static const struct mode normal = { 1000, 3, 0.02, 3, 0.9 };
 static const struct mode full = { 1000, 5, 0.01, 4, 0.9 };
 
