@@ -89,7 +89,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: perfprobe [OPTIONS] COMMAND [ARGS]\n\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		fprintf(f, "  %-8s %-16s %s\n", cmds[i].name, cmds[i].args, cmds[i].help);
+		fprintf(f, "  %-9s %-16s %s\n", cmds[i].name, cmds[i].args, cmds[i].help);
 	fprintf(f,
 		"\noptions:\n"
 		"  --json            stdout is one JSON document (progress stays on stderr)\n"

@@ -18,6 +18,7 @@
  * Each test lasts 2 s (200 ms with --quick, 10 s with --full; the
  * environment's PERFPROBE_NET_DURATION_MS overrides) split into
  * max(10, samples) intervals: the result's samples are the intervals.
+ * PERFPROBE_NET_TESTS=tcp_stream,udp_rr runs only the tests named.
  * CPU utilisation at both ends comes from /proc/stat over each interval,
  * service demand is CPU time (us) per KB (1024 bytes) moved.
  */
@@ -320,6 +321,20 @@ static int one_test(struct net_run *nr, const struct net_test *t, struct pp_net_
 	}
 }
 
+/* PERFPROBE_NET_TESTS=tcp_stream,tcp_rr: only those tests (unset: all). */
+static bool wanted(const char *name)
+{
+	const char *list = getenv("PERFPROBE_NET_TESTS"), *p;
+	size_t len = strlen(name);
+
+	if (!list || !*list)
+		return true;
+	for (p = list; (p = strstr(p, name)); p += len)
+		if ((p == list || p[-1] == ',') && (p[len] == '\0' || p[len] == ','))
+			return true;
+	return false;
+}
+
 /* Everything for one address family; 0, 1 (skipped) or -1. */
 static int one_family(struct pp_ctx *ctx, int af, struct pp_net_out *o, struct pp_net_out *o2)
 {
@@ -348,6 +363,8 @@ static int one_family(struct pp_ctx *ctx, int af, struct pp_net_out *o, struct p
 		    peer.name, peer.pid > 0 ? " (ours)" : "", nr.dur_ms, nr.n);
 	for (i = 0; i < ARRAY_SIZE(tests); i++) {
 		if (tests[i].full_only && !ctx->opts.full)
+			continue;
+		if (!wanted(tests[i].name))
 			continue;
 		if (one_test(&nr, &tests[i], o, o2) < 0)
 			ret = -1;
