@@ -21,6 +21,8 @@ valid() {
 }
 v() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$2"; }
 ge() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { exit !(a >= b * f) }'; }
+# why FILE: a failed run's errors, as TAP comments
+why() { grep -E 'failed|error' "$1" | head -5 | sed 's/^/# /'; }
 
 MAIN="tcp_stream-1448 tcp_stream-64k tcp_maerts-64k tcp_bidir-64k tcp_rr-1 tcp_crr-1
 	udp_rr-1"
@@ -55,6 +57,7 @@ if unshare -n true 2>/dev/null; then
 	rc=$?
 	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	ok $(( rc == 0 || rc == 4 ? 0 : 1 )) "run net --quick on a private loopback (rc $rc, ${secs} s)"
+	[ $rc -eq 0 ] || [ $rc -eq 4 ] || why "$T_TMP/lo.err"
 	bad=$(valid "$(keys4) $(keys6)" "$J")
 	ok $([ -z "$bad" ]; echo $?) "netperf keys: >= 5 samples, positive${bad:+ (bad:$bad)}"
 	check "units: Mbit/s, trans/s, us, %, us/KB" jq -e '
@@ -147,12 +150,17 @@ ok $(kill -0 "$NS_PID" 2>/dev/null; echo $?) "the netserver is still running"
 
 V=$T_TMP/veth.json
 ip netns exec "$B" env PERFPROBE_NETSERVER=192.0.2.1 PERFPROBE_NETSERVER6="[2001:db8::1]:$PORT" \
-	PERFPROBE_NET_DURATION_MS=200 "$PERFPROBE" --quick --json --no-save run net \
+	PERFPROBE_NET_DURATION_MS=300 "$PERFPROBE" --quick --json --no-save run net \
 	>"$V" 2>"$T_TMP/veth.err"
 rc=$?
 ok $(( rc == 0 || rc == 4 ? 0 : 1 )) "run net across the veth pair (rc $rc)"
+[ $rc -eq 0 ] || [ $rc -eq 4 ] || why "$T_TMP/veth.err"
 bad=$(valid "$(keys4) $(keys6)" "$V")
 ok $([ -z "$bad" ]; echo $?) "veth: netperf keys valid${bad:+ (bad:$bad)}"
+for k in $bad; do
+	jq -c --arg k "$k" '.results[] | select(.key == $k) | [.value, .samples]' "$V" | sed 's/^/# /'
+	jq -c --arg k "$k" '.failed[], .skipped[] | select(.name | startswith("net"))' "$V" | sed 's/^/# /'
+done
 check "veth: the remote netserver was used for both families" eval \
 	"grep -q 'net: netserver 192.0.2.1:$PORT, ' '$T_TMP/veth.err' &&
 	 grep -q 'net6: netserver \[2001:db8::1\]:$PORT, ' '$T_TMP/veth.err'"

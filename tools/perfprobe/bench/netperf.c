@@ -15,9 +15,10 @@
  *                server, what was sent, loss from sequence-number gaps
  *   udp_rr       1-byte datagram request/response: transactions/s, p50..p99
  *
- * Each test lasts 2 s (200 ms with --quick, 10 s with --full; the
+ * Each test lasts 2 s (300 ms with --quick, 10 s with --full; the
  * environment's PERFPROBE_NET_DURATION_MS overrides) split into
- * max(10, samples) intervals: the result's samples are the intervals.
+ * max(10, samples) intervals (max(5, samples) with --quick): the
+ * result's samples are the intervals.
  * PERFPROBE_NET_TESTS=tcp_stream,udp_rr runs only the tests named.
  * CPU utilisation at both ends comes from /proc/stat over each interval,
  * service demand is CPU time (us) per KB (1024 bytes) moved.
@@ -37,9 +38,10 @@
 #include "netclient.h"
 
 #define DUR_MS		2000
-#define DUR_MS_QUICK	200
+#define DUR_MS_QUICK	300
 #define DUR_MS_FULL	10000
 #define MIN_IV		10
+#define MIN_IV_QUICK	5	/* longer intervals ride out a stall */
 
 enum kind { K_STREAM, K_MAERTS, K_BIDIR, K_RR, K_CRR, K_UDP_STREAM, K_UDP_RR };
 
@@ -163,7 +165,8 @@ static int report_rr(struct net_run *nr, const char *base, struct pp_net_out *o)
 		struct pp_net_lat *l = &o->lat[i];
 
 		tps[i] = (double)o->loc[i].pkts / secs;
-		qsort(l->ns, l->n, sizeof(*l->ns), cmp_double);
+		if (l->n)
+			qsort(l->ns, l->n, sizeof(*l->ns), cmp_double);
 		for (j = 0; j < 3; j++)
 			p[j][i] = percentile_us(l->ns, l->n, qs[j].q);
 	}
@@ -352,7 +355,8 @@ static int one_family(struct pp_ctx *ctx, int af, struct pp_net_out *o, struct p
 	if (ret < 0)
 		return pp_fail(ctx, "%s: %s", nr.prefix, why);
 	nr.peer = &peer;
-	nr.n = ctx->opts.samples > MIN_IV ? ctx->opts.samples : MIN_IV;
+	d = ctx->opts.quick ? MIN_IV_QUICK : MIN_IV;
+	nr.n = ctx->opts.samples > d ? ctx->opts.samples : (unsigned int)d;
 	if (nr.n > PP_NET_MAX_IV)
 		nr.n = PP_NET_MAX_IV;
 	nr.dur_ms = ctx->opts.quick ? DUR_MS_QUICK : ctx->opts.full ? DUR_MS_FULL : DUR_MS;
