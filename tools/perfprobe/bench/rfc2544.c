@@ -199,7 +199,8 @@ static double confirm(struct search *s, const char *what, double pps, double flo
 	unsigned int i;
 
 	s->tried[0] = '\0';
-	for (i = 0; i <= s->md->retries && pps >= 1 && pps > floor; i++, pps *= s->md->step) {
+	for (i = 0; i <= s->md->retries && pps >= 1 && pps > floor * 1.001;
+	     i++, pps *= s->md->step) {
 		int passed = validate(s, pps, max_loss);
 
 		if (passed < 0)
