@@ -419,8 +419,11 @@ static int udp_send_burst(struct cli *c, struct mmsghdr *msg, unsigned int b, ui
 	unsigned int i;
 	int r;
 
-	for (i = 0; i < b; i++)
-		put_be((unsigned char *)msg[i].msg_hdr.msg_iov->iov_base + 4, c->o->sent_pkts + i, 8);
+	for (i = 0; i < b; i++) {
+		unsigned char *p = msg[i].msg_hdr.msg_iov->iov_base;
+
+		put_be(p + 4, c->o->sent_pkts + i, 8);
+	}
 	r = sendmmsg(c->fd, msg, b, 0);
 	if (r < 0 && (errno == ENOBUFS || errno == EAGAIN))
 		r = 1;	/* dropped here: offered and lost all the same */

@@ -182,9 +182,11 @@ static int parse_fields(char *rest, struct pp_net_req *r, const char **code, cha
 			if (!strcmp(tok, field_names[f]))
 				break;
 		if (f == F_N)
-			return bad(code, "syntax", err, errlen, -EINVAL, "unknown field '%.40s'", tok);
+			return bad(code, "syntax", err, errlen, -EINVAL, "unknown field '%.40s'",
+				   tok);
 		if (seen & (1u << f))
-			return bad(code, "syntax", err, errlen, -EINVAL, "field %s given twice", tok);
+			return bad(code, "syntax", err, errlen, -EINVAL, "field %s given twice",
+				   tok);
 		seen |= 1u << f;
 		ret = set_field(r, f, eq + 1);
 		if (ret)

@@ -466,7 +466,8 @@ static int session(struct sess *s)
 	s->bufsize = pp_net_type_udp(s->req.type) ? dsize * UDP_BATCH :
 		     (s->req.size > RECV_BUF ? s->req.size : RECV_BUF);
 	s->buf = calloc(1, s->bufsize);
-	if (!s->buf || pp_net_meter_init(&s->m, s->req.intervals, s->req.duration_ms * 1000000ull)) {
+	if (!s->buf ||
+	    pp_net_meter_init(&s->m, s->req.intervals, s->req.duration_ms * 1000000ull)) {
 		reject(s, "internal", "out of memory");
 		return -ENOMEM;
 	}
@@ -715,7 +716,8 @@ static const struct option ns_opts[] = {
 
 static void ns_usage(FILE *f)
 {
-	fprintf(f, "usage: perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] [--quiet]\n"
+	fprintf(f, "usage: perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] "
+		"[--quiet]\n"
 		"  --bind ADDR     listen on ADDR (IPv4 or IPv6, numeric; up to %d times);\n"
 		"                  default 127.0.0.1 and ::1 (the loopback only)\n"
 		"  --port N        control port (default %d); data ports are ephemeral\n"
@@ -735,7 +737,8 @@ static int ns_listen_all(const char **binds, unsigned int nb, int port, int *lfd
 		int fd;
 
 		if (pp_net_parse_addr(binds[i], port, &ss, &len)) {
-			pp_err("netserver: --bind '%s': not a numeric IPv4 or IPv6 address", binds[i]);
+			pp_err("netserver: --bind '%s': not a numeric IPv4 or IPv6 address",
+			       binds[i]);
 			return -PP_EXIT_USAGE;
 		}
 		pp_net_addr_str((struct sockaddr *)&ss, name, sizeof(name));

@@ -181,10 +181,10 @@ static int report(struct search *s, const char *what, double pps, double max_los
 	if (pp_report(s->ctx, key, "frames/s", PP_HIGHER_IS_BETTER, v->fps, v->n, 1))
 		return -1;
 	pp_progress(s->ctx, "rfc2544-%s-%u: %.1f Mbit/s asked, %.1f offered (%.0f frames/s of %u "
-		    "bytes, UDP payload %u): loss <= %.1f%% in %u of %u validation trials; with 95%% "
-		    "confidence a trial at this rate exceeds it with probability < %.0f%%",
-		    what, s->frame, mbit_of(s, pps), mbit_of(s, offered), offered, s->frame, s->size,
-		    max_loss, s->md->k, s->md->k, conf * 100);
+		    "bytes, UDP payload %u): loss <= %.1f%% in %u of %u validation trials; "
+		    "with 95%% confidence a trial at this rate exceeds it with probability < %.0f%%",
+		    what, s->frame, mbit_of(s, pps), mbit_of(s, offered), offered, s->frame,
+		    s->size, max_loss, s->md->k, s->md->k, conf * 100);
 	return 0;
 }
 
@@ -208,8 +208,9 @@ static double confirm(struct search *s, const char *what, double pps, double flo
 		if ((unsigned int)passed == s->md->k)
 			return pps;
 		if (len < sizeof(s->tried))
-			len += snprintf(s->tried + len, sizeof(s->tried) - len, "%s%.1f Mbit/s %d/%u",
-					len ? ", " : "", mbit_of(s, pps), passed, s->md->k);
+			len += snprintf(s->tried + len, sizeof(s->tried) - len,
+					"%s%.1f Mbit/s %d/%u", len ? ", " : "", mbit_of(s, pps),
+					passed, s->md->k);
 		pp_progress(s->ctx, "rfc2544-%s-%u: %.1f Mbit/s passed only %d of %u validation "
 			    "trials", what, s->frame, mbit_of(s, pps), passed, s->md->k);
 	}
