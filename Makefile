@@ -47,7 +47,8 @@ PP_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 LIB_SRCS := $(wildcard tools/lib/*.c)
 BENCH_SRCS := $(wildcard tools/perfprobe/bench/*.c)
 CLI_SRCS := tools/perfprobe/cli.c tools/perfprobe/registry.c \
-	tools/perfprobe/kmod.c tools/perfprobe/copy.c tools/perfprobe/trace.c
+	tools/perfprobe/kmod.c tools/perfprobe/copy.c tools/perfprobe/trace.c \
+	tools/perfprobe/netserver.c
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS) $(BENCH_SRCS) $(CLI_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))

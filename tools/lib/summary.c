@@ -87,6 +87,41 @@ static const struct pp_col mem_cols[] = {
 	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
 };
 
+/* Beyond lmbench: the net group (netperf, rfc2544), in the seed's Mbit/s. */
+static const struct pp_col net_cols[] = {
+	{ " TCP  ", " 1448 ", 6, 0, "net-tcp_stream-1448", NULL, 0 },
+	{ " TCP  ", " 64K  ", 6, 0, "net-tcp_stream-64k", NULL, 0 },
+	{ "MAERTS", " 64K  ", 6, 0, "net-tcp_maerts-64k", NULL, 0 },
+	{ "Bidir ", " 64K  ", 6, 0, "net-tcp_bidir-64k", NULL, 0 },
+	{ " UDP  ", " 1472 ", 6, 0, "net-udp_stream-1472", NULL, 0 },
+	{ " TCP6 ", " 64K  ", 6, 0, "net6-tcp_stream-64k", NULL, 0 },
+	{ " UDP6 ", " 1452 ", 6, 0, "net6-udp_stream-1452", NULL, 0 },
+	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
+};
+
+static const struct pp_col net_rr_cols[] = {
+	{ "TCP_RR", "      ", 6, 0, "net-tcp_rr-1", NULL, 0 },
+	{ " RR  ", " p99 ", 5, 1, "net-tcp_rr-1-p99", NULL, 0 },
+	{ "TCP_CRR", "       ", 7, 0, "net-tcp_crr-1", NULL, 0 },
+	{ "UDP_RR", "      ", 6, 0, "net-udp_rr-1", NULL, 0 },
+	{ "RR6   ", "      ", 6, 0, "net6-tcp_rr-1", NULL, 0 },
+	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
+};
+
+static const struct pp_col rfc2544_cols[] = {
+	{ "NDR   ", "  64  ", 6, 1, "rfc2544-ndr-64", NULL, 0 },
+	{ "NDR   ", " 128  ", 6, 1, "rfc2544-ndr-128", NULL, 0 },
+	{ "NDR   ", " 256  ", 6, 1, "rfc2544-ndr-256", NULL, 0 },
+	{ "NDR   ", " 1024 ", 6, 1, "rfc2544-ndr-1024", NULL, 0 },
+	{ "NDR   ", " 1518 ", 6, 1, "rfc2544-ndr-1518", NULL, 0 },
+	{ "PDR   ", "  64  ", 6, 1, "rfc2544-pdr-64", NULL, 0 },
+	{ "PDR   ", " 128  ", 6, 1, "rfc2544-pdr-128", NULL, 0 },
+	{ "PDR   ", " 256  ", 6, 1, "rfc2544-pdr-256", NULL, 0 },
+	{ "PDR   ", " 1024 ", 6, 1, "rfc2544-pdr-1024", NULL, 0 },
+	{ "PDR   ", " 1518 ", 6, 1, "rfc2544-pdr-1518", NULL, 0 },
+	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
+};
+
 const struct pp_table pp_tables[] = {
 	{ "Processor, Processes - times in microseconds - smaller is better", proc_cols },
 	{ "Context switching - times in microseconds - smaller is better", ctx_cols },
@@ -94,6 +129,11 @@ const struct pp_table pp_tables[] = {
 	{ "File & VM system latencies in microseconds - smaller is better", fsvm_cols },
 	{ "*Local* Communication bandwidths in MB/s - bigger is better", bw_cols },
 	{ "Memory latencies in nanoseconds - smaller is better", mem_cols },
+	{ "Network throughput (netperf) in Mbit/s - bigger is better", net_cols },
+	{ "Network transactions/s (netperf; p99 in microseconds) - bigger is better",
+	  net_rr_cols },
+	{ "RFC 2544 UDP throughput in Mbit/s by frame size (bytes) - bigger is better",
+	  rfc2544_cols },
 };
 
 const unsigned int pp_ntables = ARRAY_SIZE(pp_tables);

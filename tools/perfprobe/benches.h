@@ -38,3 +38,6 @@ PP_BENCH(lat_sem)
 /* Crypto (beyond LMBench; run when named: perfprobe run crypto) */
 PP_BENCH(crypto_evp)
 PP_BENCH(crypto_kcapi)
+/* Network throughput (beyond LMBench: run when named) */
+PP_BENCH(netperf)
+PP_BENCH(rfc2544)

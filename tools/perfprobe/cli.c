@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "kmodcmd.h"
 #include "kside.h"
+#include "netserver.h"
 #include "summary.h"
 #include "sysinfo.h"
 
@@ -58,6 +59,7 @@ static const struct cmd cmds[] = {
 	{ "copy", pp_cmd_copy, "[-d DIR -s LIST]", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", &pp_copy_opts },
 	{ "timer", pp_cmd_timer, "[-p NS -n N]", "hrtimer expiry lateness (perfprobe.ko)", &pp_timer_opts },
 	{ "trace", pp_cmd_trace, "[-H] -- CMD...", "per-syscall kernel times of a command (perfprobe.ko)", &pp_trace_opts },
+	{ "netserver", pp_cmd_netserver, "[-b ADDR...]", "serve the net benchmarks' tests", &pp_netserver_opts },
 	{ "help", cmd_help, "", "this text", NULL },
 	{ "version", cmd_version, "", "print the version", NULL },
 };
@@ -94,7 +96,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: perfprobe [OPTIONS] COMMAND [ARGS]\n\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		fprintf(f, "  %-8s %-16s %s\n", cmds[i].name, cmds[i].args, cmds[i].help);
+		fprintf(f, "  %-9s %-16s %s\n", cmds[i].name, cmds[i].args, cmds[i].help);
 	fprintf(f,
 		"\noptions:\n"
 		"  --json            stdout is one JSON document (progress stays on stderr)\n"

@@ -21,6 +21,7 @@ const struct pp_group pp_groups[] = {
 	{ "mem", "Memory latencies" },
 	{ "ops", "Basic operations" },
 	{ "crypto", "Crypto throughput (OpenSSL EVP, kernel crypto API)" },
+	{ "net", "Network throughput (netperf, RFC 2544)" },
 };
 
 const unsigned int pp_ngroups = ARRAY_SIZE(pp_groups);

@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The net group: netperf and rfc2544 under --quick, first on the loopback
+# of a private network namespace (perfprobe starts its own netserver),
+# then across a veth pair between two namespaces of our own, against
+# "perfprobe netserver" in one of them (TEST-NET addresses that exist
+# only inside these namespaces).  Also: what a malformed control message
+# gets, and that the server goes on serving.
+. "$(dirname "$0")/tap.sh"
+plan 23
+
+# valid KEYS FILE: the keys missing, with < 5 samples, or not positive
+valid() {
+	bad=""
+	for k in $1; do
+		jq -e --arg k "$k" '.results[] | select(.key == $k) |
+			(.samples | length) >= 5 and .value > 0 and
+			([.samples[] | . >= 0] | all)' "$2" >/dev/null || bad="$bad $k"
+	done
+	echo "$bad"
+}
+v() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$2"; }
+ge() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { exit !(a >= b * f) }'; }
+# why FILE: a failed run's errors, as TAP comments
+why() { grep -E 'failed|error' "$1" | head -5 | sed 's/^/# /'; }
+
+MAIN="tcp_stream-1448 tcp_stream-64k tcp_maerts-64k tcp_bidir-64k tcp_rr-1 tcp_crr-1
+	udp_rr-1"
+keys4() {
+	for t in $MAIN udp_stream-1472; do echo "net-$t"; done
+	echo net-tcp_rr-1-p50 net-tcp_rr-1-p99 net-tcp_stream-64k-cpu_local \
+		net-tcp_stream-64k-cpu_remote net-tcp_stream-64k-sd_local \
+		net-tcp_stream-64k-sd_remote net-udp_stream-1472-sent
+}
+keys6() { for t in $MAIN udp_stream-1452; do echo "net6-$t"; done; }
+
+# rfc2544 KEYS FILE: each key reported and valid, or skipped for validation
+rfc_ok() {
+	bad=""
+	for f in 64 128 256 1024 1518; do
+		for w in ndr pdr; do
+			k=rfc2544-$w-$f
+			[ -z "$(valid "$k $k-fps" "$1")" ] && continue
+			jq -e --arg k "$k" '.skipped[] | select(.name == $k) |
+				.reason | test("validation")' "$1" >/dev/null || bad="$bad $k"
+		done
+	done
+	echo "$bad"
+}
+
+# --- on a private loopback ---
+J=$T_TMP/lo.json
+if unshare -n true 2>/dev/null; then
+	start=$(date +%s.%N)
+	unshare -n sh -c 'ip link set lo up && exec "$0" --quick --json --no-save run net' \
+		"$PERFPROBE" >"$J" 2>"$T_TMP/lo.err"
+	rc=$?
+	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	ok $(( rc == 0 || rc == 4 ? 0 : 1 )) "run net --quick on a private loopback (rc $rc, ${secs} s)"
+	[ $rc -eq 0 ] || [ $rc -eq 4 ] || why "$T_TMP/lo.err"
+	bad=$(valid "$(keys4) $(keys6)" "$J")
+	ok $([ -z "$bad" ]; echo $?) "netperf keys: >= 5 samples, positive${bad:+ (bad:$bad)}"
+	check "units: Mbit/s, trans/s, us, %, us/KB" jq -e '
+		(.results[] | select(.key == "net-tcp_stream-1448") | .unit == "Mbit/s") and
+		(.results[] | select(.key == "net-tcp_rr-1") | .unit == "trans/s") and
+		(.results[] | select(.key == "net-tcp_rr-1-p99") | .unit == "us") and
+		(.results[] | select(.key == "net-tcp_rr-1-cpu_local") | .unit == "%") and
+		(.results[] | select(.key == "net-tcp_stream-64k-sd_remote") | .unit == "us/KB")' "$J"
+	check "p99 >= p50 ($(v net-tcp_rr-1-p99 "$J") >= $(v net-tcp_rr-1-p50 "$J") us)" \
+		ge "$(v net-tcp_rr-1-p99 "$J")" "$(v net-tcp_rr-1-p50 "$J")" 1
+	check "UDP received <= sent (+10%): $(v net-udp_stream-1472 "$J") vs $(v net-udp_stream-1472-sent "$J")" \
+		ge "$(v net-udp_stream-1472-sent "$J")" "$(v net-udp_stream-1472 "$J")" 0.9
+	check "CPU utilisation within 0..100%" jq -e '[.results[] | select(.unit == "%" and
+		(.key | test("cpu_"))) | .samples[] | . >= 0 and . <= 100] | all' "$J"
+	check "the netserver's CPU is reported" grep -q \
+		'net-tcp_stream-1448: placement (scheduler.s choice): perfprobe CPU [0-9]*->[0-9]*, netserver CPU [0-9]' \
+		"$T_TMP/lo.err"
+	bad=$(rfc_ok "$J")
+	ok $([ -z "$bad" ]; echo $?) "rfc2544: each NDR/PDR reported or skipped for failed validation${bad:+ (bad:$bad)}"
+	n=$(jq '[.results[] | select(.key | test("^rfc2544-(ndr|pdr)-[0-9]+$"))] | length' "$J")
+	ok $([ "$n" -ge 1 ]; echo $?) "rfc2544: at least one rate validated ($n of 10)"
+	check "rfc2544: where both are reported, PDR >= NDR (20% slack)" jq -e '
+		(map_values(.) | .results | map({(.key): .value}) | add) as $m |
+		[64, 128, 256, 1024, 1518 | tostring as $f |
+			($m["rfc2544-ndr-" + $f]) as $n | ($m["rfc2544-pdr-" + $f]) as $p |
+			if $n and $p then $p >= 0.8 * $n else true end] | all' "$J"
+	# no ::1: the IPv6 half is skipped with the reason, IPv4 still runs
+	N=$T_TMP/no6.json
+	unshare -n sh -c 'ip link set lo up && sysctl -qw net.ipv6.conf.lo.disable_ipv6=1 &&
+		PERFPROBE_NET_TESTS=tcp_rr exec "$0" --quick --json --no-save run netperf' \
+		"$PERFPROBE" >"$N" 2>/dev/null
+	rc=$?
+	ok $([ $rc -eq 4 ] && jq -e '(.skipped[] | select(.name == "net6") | .reason |
+		test("::1")) and ([.results[] | select(.key == "net-tcp_rr-1")] | length) == 1' \
+		"$N" >/dev/null; echo $?) "without ::1 the net6 tests are skipped with the reason (rc $rc)"
+else
+	for i in $(seq 11); do skip "unshare -n not permitted here"; done
+fi
+
+# --- across a veth pair between two namespaces ---
+A=ppnet-a-$$
+B=ppnet-b-$$
+NS_PID=
+cleanup() {
+	[ -n "$NS_PID" ] && kill "$NS_PID" 2>/dev/null && wait "$NS_PID" 2>/dev/null
+	ip netns del "$A" 2>/dev/null
+	ip netns del "$B" 2>/dev/null
+	rm -rf "$T_TMP"
+}
+trap cleanup EXIT
+
+netns_up() {
+	ip netns add "$A" && ip netns add "$B" &&
+	ip link add "va$$" netns "$A" type veth peer name "vb$$" netns "$B" &&
+	ip -n "$A" link set lo up && ip -n "$B" link set lo up &&
+	ip -n "$A" addr add 192.0.2.1/24 dev "va$$" &&
+	ip -n "$B" addr add 192.0.2.2/24 dev "vb$$" &&
+	ip -n "$A" addr add 2001:db8::1/64 dev "va$$" nodad &&
+	ip -n "$B" addr add 2001:db8::2/64 dev "vb$$" nodad &&
+	ip -n "$A" link set "va$$" up && ip -n "$B" link set "vb$$" up
+}
+
+if ! netns_up 2>"$T_TMP/netns.err"; then
+	why=$(head -1 "$T_TMP/netns.err")
+	for i in $(seq 12); do skip "ip netns not permitted here: ${why:-?}"; done
+	done_testing
+	exit
+fi
+
+PORT=12866
+ip netns exec "$A" "$PERFPROBE" netserver --bind 192.0.2.1 --bind 2001:db8::1 \
+	--port $PORT >"$T_TMP/ns.out" 2>"$T_TMP/ns.log" &
+NS_PID=$!
+for i in $(seq 50); do
+	grep -q 'listening on \[2001:db8::1\]' "$T_TMP/ns.log" && break
+	sleep 0.1
+done
+check "netserver listens on 192.0.2.1 and 2001:db8::1 in namespace A" \
+	grep -q 'listening on 192.0.2.1:12866' "$T_TMP/ns.log"
+
+# send LINE: what the netserver answers, from namespace B (bash /dev/tcp)
+send() {
+	ip netns exec "$B" timeout 10 bash -c 'exec 3<>/dev/tcp/192.0.2.1/'$PORT' || exit 1
+		printf "%s" "$1" >&3; IFS= read -r -t 8 line <&3; printf "%s\n" "$line"' sh "$1"
+}
+r=$(send $'hello netserver\n')
+ok $([[ $r == "PPNET 1 ERR protocol "* ]]; echo $?) "garbage gets an ERR reply ($r)"
+r=$(send $'PPNET 9 TEST type=TCP_STREAM\n')
+ok $([[ $r == "PPNET 1 ERR version "* ]]; echo $?) "another protocol version gets ERR version ($r)"
+r=$(send $'PPNET 1 TEST type=TCP_STREAM family=ipv4 size=1448 duration_ms=99999999 intervals=10 rate_pps=0 id=1 rcvbuf=0\n')
+ok $([[ $r == "PPNET 1 ERR range "* ]]; echo $?) "a duration over 60 s is refused ($r)"
+r=$(send "$(head -c 2000 /dev/zero | tr '\0' A)")
+ok $([[ $r == "PPNET 1 ERR syntax line too long" ]]; echo $?) "an endless line gets ERR ($r)"
+r=$(send $'PPNET 1 TEST \x01\x02\xff\n')
+ok $([[ $r == "PPNET 1 ERR syntax "* ]]; echo $?) "binary junk gets ERR ($r)"
+check "the bad messages are logged (one line, rate-limited)" \
+	grep -q 'bad control message from 192.0.2.2' "$T_TMP/ns.log"
+ok $(kill -0 "$NS_PID" 2>/dev/null; echo $?) "the netserver is still running"
+
+V=$T_TMP/veth.json
+ip netns exec "$B" env PERFPROBE_NETSERVER=192.0.2.1 PERFPROBE_NETSERVER6="[2001:db8::1]:$PORT" \
+	PERFPROBE_NET_DURATION_MS=300 "$PERFPROBE" --quick --json --no-save run net \
+	>"$V" 2>"$T_TMP/veth.err"
+rc=$?
+ok $(( rc == 0 || rc == 4 ? 0 : 1 )) "run net across the veth pair (rc $rc)"
+[ $rc -eq 0 ] || [ $rc -eq 4 ] || why "$T_TMP/veth.err"
+bad=$(valid "$(keys4) $(keys6)" "$V")
+ok $([ -z "$bad" ]; echo $?) "veth: netperf keys valid${bad:+ (bad:$bad)}"
+for k in $bad; do
+	jq -c --arg k "$k" '.results[] | select(.key == $k) | [.value, .samples]' "$V" | sed 's/^/# /'
+	jq -c --arg k "$k" '.failed[], .skipped[] | select(.name | startswith("net"))' "$V" | sed 's/^/# /'
+done
+check "veth: the remote netserver was used for both families" eval \
+	"grep -q 'net: netserver 192.0.2.1:$PORT, ' '$T_TMP/veth.err' &&
+	 grep -q 'net6: netserver \[2001:db8::1\]:$PORT, ' '$T_TMP/veth.err'"
+bad=$(rfc_ok "$V")
+ok $([ -z "$bad" ]; echo $?) "veth: rfc2544 reported or skipped for validation${bad:+ (bad:$bad)}"
+done_testing

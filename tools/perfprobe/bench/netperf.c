@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netperf: network throughput and transaction rates as netperf's tests
+ * measure them, against perfprobe's own netserver (a child on the
+ * loopback unless PERFPROBE_NETSERVER names a remote one), over IPv4
+ * ("net-" keys) and IPv6 ("net6-" keys):
+ *
+ *   tcp_stream   perfprobe sends, throughput as received by the server
+ *   tcp_maerts   the server sends, throughput as received by perfprobe
+ *   tcp_bidir    both at once on two connections (the seed's bidirectional
+ *                figure, TCP_STREAM & TCP_MAERTS side by side): the sum
+ *   tcp_rr       1-byte request/response: transactions/s, p50/p90/p99
+ *   tcp_crr      connect, request/response, close: transactions/s
+ *   udp_stream   unpaced numbered datagrams: throughput as received by the
+ *                server, what was sent, loss from sequence-number gaps
+ *   udp_rr       1-byte datagram request/response: transactions/s, p50..p99
+ *
+ * Each test lasts 2 s (300 ms with --quick, 10 s with --full; the
+ * environment's PERFPROBE_NET_DURATION_MS overrides) split into
+ * max(10, samples) intervals (max(5, samples) with --quick): the
+ * result's samples are the intervals.
+ * PERFPROBE_NET_TESTS=tcp_stream,udp_rr runs only the tests named.
+ * CPU utilisation at both ends comes from /proc/stat over each interval,
+ * service demand is CPU time (us) per KB (1024 bytes) moved.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "ipc.h"
+#include "netclient.h"
+
+#define DUR_MS		2000
+#define DUR_MS_QUICK	300
+#define DUR_MS_FULL	10000
+#define MIN_IV		10
+#define MIN_IV_QUICK	5	/* longer intervals ride out a stall */
+
+enum kind { K_STREAM, K_MAERTS, K_BIDIR, K_RR, K_CRR, K_UDP_STREAM, K_UDP_RR };
+
+struct net_test {
+	const char *name;
+	enum kind kind;
+	uint32_t size, size6;	/* IPv6: room for the larger header */
+	const char *label, *label6;
+	bool full_only;
+};
+
+static const struct net_test tests[] = {
+	{ "tcp_stream", K_STREAM, 1448, 1448, "1448", "1448", false },
+	{ "tcp_stream", K_STREAM, 65536, 65536, "64k", "64k", false },
+	{ "tcp_maerts", K_MAERTS, 65536, 65536, "64k", "64k", false },
+	{ "tcp_maerts", K_MAERTS, 1448, 1448, "1448", "1448", true },
+	{ "tcp_bidir", K_BIDIR, 65536, 65536, "64k", "64k", false },
+	{ "tcp_rr", K_RR, 1, 1, "1", "1", false },
+	{ "tcp_crr", K_CRR, 1, 1, "1", "1", false },
+	{ "udp_stream", K_UDP_STREAM, 1472, 1452, "1472", "1452", false },
+	{ "udp_stream", K_UDP_STREAM, 18, 18, "18", "18", true },
+	{ "udp_rr", K_UDP_RR, 1, 1, "1", "1", false },
+};
+
+struct net_run {
+	struct pp_ctx *ctx;
+	const struct pp_net_peer *peer;
+	const char *prefix;	/* "net", "net6" */
+	unsigned int n;
+	uint32_t dur_ms;
+	double tick_us;		/* one /proc/stat tick */
+};
+
+static enum pp_net_type type_of(enum kind k)
+{
+	static const enum pp_net_type t[] = {
+		[K_STREAM] = PP_NET_TCP_STREAM, [K_MAERTS] = PP_NET_TCP_MAERTS,
+		[K_BIDIR] = PP_NET_TCP_STREAM, [K_RR] = PP_NET_TCP_RR, [K_CRR] = PP_NET_TCP_CRR,
+		[K_UDP_STREAM] = PP_NET_UDP_STREAM, [K_UDP_RR] = PP_NET_UDP_RR,
+	};
+
+	return t[k];
+}
+
+static int report(struct net_run *nr, const char *base, const char *suffix, const char *unit,
+		  enum pp_dir dir, const double *v, const struct pp_net_out *o)
+{
+	char key[PP_KEY_MAX];
+	struct pp_result *r;
+
+	snprintf(key, sizeof(key), "%s%s%s", base, suffix ? "-" : "", suffix ? suffix : "");
+	if (pp_report(nr->ctx, key, unit, dir, v, nr->n, 1))
+		return -1;
+	r = pp_run_find_mut(nr->ctx->run, key);
+	if (r) {
+		r->cpu_first = o->cpu_first;
+		r->cpu_last = o->cpu_last;
+	}
+	return 0;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* CPU at both ends; service demand when bytes[] is given. */
+static int report_cpu(struct net_run *nr, const char *base, const struct pp_net_out *o,
+		      const double *bytes)
+{
+	double loc[PP_NET_MAX_IV], rem[PP_NET_MAX_IV], sdl[PP_NET_MAX_IV], sdr[PP_NET_MAX_IV];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < nr->n; i++) {
+		const struct pp_net_iv *l = &o->loc[i], *s = &o->srv.iv[i];
+		double kb = bytes ? bytes[i] / 1024.0 : 0;
+
+		loc[i] = pct(l->busy, l->total);
+		rem[i] = pct(s->busy, s->total);
+		sdl[i] = kb > 0 ? (double)l->busy * nr->tick_us / kb : 0;
+		sdr[i] = kb > 0 ? (double)s->busy * nr->tick_us / kb : 0;
+	}
+	ret = report(nr, base, "cpu_local", "%", PP_LOWER_IS_BETTER, loc, o);
+	if (!ret)
+		ret = report(nr, base, "cpu_remote", "%", PP_LOWER_IS_BETTER, rem, o);
+	if (!ret && bytes)
+		ret = report(nr, base, "sd_local", "us/KB", PP_LOWER_IS_BETTER, sdl, o);
+	if (!ret && bytes)
+		ret = report(nr, base, "sd_remote", "us/KB", PP_LOWER_IS_BETTER, sdr, o);
+	return ret;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile q (0..1] of sorted v, in us. */
+static double percentile_us(const double *v, size_t n, double q)
+{
+	size_t k = (size_t)ceil(q * (double)n);
+
+	if (!n)
+		return 0;
+	return v[k ? k - 1 : 0] / 1000.0;
+}
+
+static int report_rr(struct net_run *nr, const char *base, struct pp_net_out *o)
+{
+	static const struct { const char *name; double q; } qs[] = {
+		{ "p50", 0.50 }, { "p90", 0.90 }, { "p99", 0.99 },
+	};
+	double tps[PP_NET_MAX_IV], p[3][PP_NET_MAX_IV], secs = (double)o->iv_ns * 1e-9;
+	unsigned int i, j;
+	int ret;
+
+	for (i = 0; i < nr->n; i++) {
+		struct pp_net_lat *l = &o->lat[i];
+
+		tps[i] = (double)o->loc[i].pkts / secs;
+		if (l->n)
+			qsort(l->ns, l->n, sizeof(*l->ns), cmp_double);
+		for (j = 0; j < 3; j++)
+			p[j][i] = percentile_us(l->ns, l->n, qs[j].q);
+	}
+	ret = report(nr, base, NULL, "trans/s", PP_HIGHER_IS_BETTER, tps, o);
+	for (j = 0; !ret && j < 3; j++)
+		ret = report(nr, base, qs[j].name, "us", PP_LOWER_IS_BETTER, p[j], o);
+	return ret ? ret : report_cpu(nr, base, o, NULL);
+}
+
+static double mbit(uint64_t bytes, uint64_t ns)
+{
+	return ns ? (double)bytes * 8.0 / ((double)ns * 1e-9) / 1e6 : 0;
+}
+
+static int report_stream(struct net_run *nr, const char *base, const struct pp_net_out *o,
+			 const struct pp_net_out *o2, enum kind k)
+{
+	double v[PP_NET_MAX_IV], bytes[PP_NET_MAX_IV];
+	uint64_t srv_ns = o->srv.window_ns / nr->n;
+	unsigned int i;
+
+	for (i = 0; i < nr->n; i++) {
+		uint64_t b = k == K_MAERTS ? o->loc[i].rx : o->srv.iv[i].rx;
+
+		if (k == K_BIDIR)
+			b += o2->loc[i].rx;
+		bytes[i] = (double)b;
+		v[i] = mbit(b, k == K_MAERTS ? o->iv_ns : srv_ns);
+	}
+	if (report(nr, base, NULL, "Mbit/s", PP_HIGHER_IS_BETTER, v, o))
+		return -1;
+	return report_cpu(nr, base, o, bytes);
+}
+
+static int report_udp_stream(struct net_run *nr, const char *base, const struct pp_net_out *o)
+{
+	double sent[PP_NET_MAX_IV], loss[PP_NET_MAX_IV];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < nr->n; i++) {
+		const struct pp_net_iv *s = &o->srv.iv[i];
+
+		sent[i] = mbit(o->loc[i].tx, o->iv_ns);
+		loss[i] = pct(s->gaps, s->pkts + s->gaps);
+	}
+	ret = report_stream(nr, base, o, NULL, K_UDP_STREAM);
+	if (!ret)
+		ret = report(nr, base, "sent", "Mbit/s", PP_HIGHER_IS_BETTER, sent, o);
+	if (!ret)
+		ret = report(nr, base, "loss_pct", "%", PP_LOWER_IS_BETTER, loss, o);
+	if (!ret)
+		pp_progress(nr->ctx, "%s: %llu of %llu datagrams lost (%.2f%%); socket buffers: "
+			    "ours sndbuf %u, netserver rcvbuf %u", base,
+			    (unsigned long long)o->srv.lost, (unsigned long long)o->sent_pkts,
+			    pct(o->srv.lost, o->sent_pkts), o->sndbuf, o->srv.rcvbuf);
+	return ret;
+}
+
+/* TCP_MAERTS in a child, its result through a pipe: the other direction. */
+static pid_t bidir_start(struct net_run *nr, const struct pp_net_req *rq, int *rfd)
+{
+	struct pp_net_req req = *rq;
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid = pp_child_fork();
+	if (pid == 0) {
+		struct pp_net_out *o = calloc(1, sizeof(*o));
+
+		close(p[0]);
+		req.type = PP_NET_TCP_MAERTS;
+		if (!o || pp_net_run(nr->peer, &req, o))
+			_exit(1);
+		_exit(pp_write_full(p[1], o, sizeof(*o)) ? 1 : 0);
+	}
+	close(p[1]);
+	*rfd = p[0];
+	if (pid < 0)
+		close(p[0]);
+	return pid;
+}
+
+static int bidir_finish(struct net_run *nr, pid_t pid, int rfd, struct pp_net_out *o2)
+{
+	struct pollfd p = { .fd = rfd, .events = POLLIN };
+	int ret = -ETIMEDOUT;
+
+	if (poll(&p, 1, (int)nr->dur_ms + 2 * PP_NET_CTL_TIMEOUT_MS) > 0)
+		ret = pp_read_full(rfd, o2, sizeof(*o2));
+	memset(o2->lat, 0, sizeof(o2->lat));	/* the child's pointers */
+	close(rfd);
+	pp_child_stop(pid);
+	return ret;
+}
+
+static void note(struct net_run *nr, const char *base, const struct pp_net_out *o)
+{
+	char how[32];
+
+	if (nr->ctx->opts.pin_cpu >= 0)
+		snprintf(how, sizeof(how), "pinned to CPU %d", nr->ctx->opts.pin_cpu);
+	else
+		snprintf(how, sizeof(how), "scheduler's choice");
+	pp_progress(nr->ctx, "%s: placement (%s): perfprobe CPU %d->%d, netserver CPU %d->%d (%s)",
+		    base, how, o->cpu_first, o->cpu_last, o->srv.cpu_first, o->srv.cpu_last,
+		    nr->peer->name);
+}
+
+static int one_test(struct net_run *nr, const struct net_test *t, struct pp_net_out *o,
+		    struct pp_net_out *o2)
+{
+	bool v6 = nr->peer->af == AF_INET6;
+	struct pp_net_req req = {
+		.type = type_of(t->kind), .family = v6 ? 6 : 4, .size = v6 ? t->size6 : t->size,
+		.duration_ms = nr->dur_ms, .intervals = nr->n, .id = (uint32_t)random(),
+		.rcvbuf = t->kind == K_UDP_STREAM ? PP_NET_UDP_SOCKBUF : 0,
+	};
+	char base[PP_KEY_MAX];
+	int rfd = -1, ret;
+	pid_t pid = -1;
+
+	snprintf(base, sizeof(base), "%s-%s-%s", nr->prefix, t->name, v6 ? t->label6 : t->label);
+	if (t->kind == K_BIDIR) {
+		pid = bidir_start(nr, &req, &rfd);
+		if (pid < 0)
+			return pp_fail(nr->ctx, "%s: fork: %s", base, strerror(errno));
+	}
+	ret = pp_net_run(nr->peer, &req, o);
+	if (pid > 0) {
+		int r2 = bidir_finish(nr, pid, rfd, o2);
+
+		if (!ret && r2)
+			return pp_fail(nr->ctx, "%s: the TCP_MAERTS half failed: %s", base,
+				       strerror(-r2));
+	}
+	if (ret)
+		return pp_fail(nr->ctx, "%s (%s): %s", base, nr->peer->name, o->err);
+	note(nr, base, o);
+	switch (t->kind) {
+	case K_RR:
+	case K_UDP_RR:
+		if (o->rr_lost)
+			pp_progress(nr->ctx, "%s: %llu requests unanswered within 50 ms", base,
+				    (unsigned long long)o->rr_lost);
+		return report_rr(nr, base, o);
+	case K_CRR:
+		return report_rr(nr, base, o);
+	case K_UDP_STREAM:
+		return report_udp_stream(nr, base, o);
+	default:
+		return report_stream(nr, base, o, o2, t->kind);
+	}
+}
+
+/* PERFPROBE_NET_TESTS=tcp_stream,tcp_rr: only those tests (unset: all). */
+static bool wanted(const char *name)
+{
+	const char *list = getenv("PERFPROBE_NET_TESTS"), *p;
+	size_t len = strlen(name);
+
+	if (!list || !*list)
+		return true;
+	for (p = list; (p = strstr(p, name)); p += len)
+		if ((p == list || p[-1] == ',') && (p[len] == '\0' || p[len] == ','))
+			return true;
+	return false;
+}
+
+/* Everything for one address family; 0, 1 (skipped) or -1. */
+static int one_family(struct pp_ctx *ctx, int af, struct pp_net_out *o, struct pp_net_out *o2)
+{
+	struct net_run nr = { .ctx = ctx, .prefix = af == AF_INET6 ? "net6" : "net" };
+	struct pp_net_peer peer;
+	const char *env = getenv("PERFPROBE_NET_DURATION_MS");
+	char why[200];
+	unsigned int i;
+	uint64_t d;
+	int ret = 0;
+
+	ret = pp_net_peer_get(&peer, af, why, sizeof(why));
+	if (ret > 0)
+		return pp_skip(ctx, nr.prefix, "%s", why);
+	if (ret < 0)
+		return pp_fail(ctx, "%s: %s", nr.prefix, why);
+	nr.peer = &peer;
+	d = ctx->opts.quick ? MIN_IV_QUICK : MIN_IV;
+	nr.n = ctx->opts.samples > d ? ctx->opts.samples : (unsigned int)d;
+	if (nr.n > PP_NET_MAX_IV)
+		nr.n = PP_NET_MAX_IV;
+	nr.dur_ms = ctx->opts.quick ? DUR_MS_QUICK : ctx->opts.full ? DUR_MS_FULL : DUR_MS;
+	if (env && !pp_parse_u64(env, PP_NET_MIN_MS, PP_NET_MAX_MS, &d))
+		nr.dur_ms = (uint32_t)d;
+	nr.tick_us = 1e6 / (double)sysconf(_SC_CLK_TCK);
+	pp_progress(ctx, "%s: netserver %s%s, %u ms per test in %u intervals", nr.prefix,
+		    peer.name, peer.pid > 0 ? " (ours)" : "", nr.dur_ms, nr.n);
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
+		if (tests[i].full_only && !ctx->opts.full)
+			continue;
+		if (!wanted(tests[i].name))
+			continue;
+		if (one_test(&nr, &tests[i], o, o2) < 0)
+			ret = -1;
+	}
+	pp_net_peer_stop(&peer);
+	return ret;
+}
+
+static int netperf_run(struct pp_ctx *ctx)
+{
+	struct pp_net_out *o = calloc(1, sizeof(*o)), *o2 = calloc(1, sizeof(*o2));
+	struct sigaction old;
+	int r4 = -1, r6 = -1;
+
+	if (!o || !o2) {
+		free(o);
+		free(o2);
+		return pp_fail(ctx, "out of memory");
+	}
+	pp_sigpipe_ignore(&old);
+	r4 = one_family(ctx, AF_INET, o, o2);
+	r6 = one_family(ctx, AF_INET6, o, o2);
+	pp_sigpipe_restore(&old);
+	pp_net_out_free(o);
+	pp_net_out_free(o2);
+	free(o);
+	free(o2);
+	if (r4 < 0 || r6 < 0)
+		return -1;
+	return r4 || r6;
+}
+
+static const char *const keys[] = {
+	"net-tcp_stream-1448", "net-tcp_stream-64k", "net-tcp_maerts-64k", "net-tcp_bidir-64k",
+	"net-tcp_rr-1", "net-tcp_rr-1-p99", "net-tcp_crr-1", "net-udp_stream-1472",
+	"net-udp_rr-1", "net6-tcp_stream-1448", NULL
+};
+
+const struct pp_bench pp_bench_netperf = {
+	.name = "netperf",
+	.group = "net",
+	.summary = "netperf tests (TCP_STREAM, MAERTS, bidir, RR, CRR, UDP) IPv4+IPv6 (Mbit/s)",
+	.keys = keys,
+	.run = netperf_run,
+	.not_default = true,
+};
