@@ -427,9 +427,10 @@ static int select_and_run(struct pp_cli *cli, int nnames, char **names,
 				list[n++] = c;
 		}
 	}
-	if (!nnames)
+	if (!nnames)	/* the LMBench set; the others only when named */
 		for (i = 0; i < pp_nbenches; i++)
-			list[n++] = pp_benches[i];
+			if (!pp_benches[i]->not_default)
+				list[n++] = pp_benches[i];
 	return run_benches(cli, list, n, tag);
 }
 
