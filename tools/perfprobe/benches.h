@@ -28,3 +28,7 @@ PP_BENCH(lat_mem_rd)
 PP_BENCH(lat_ops)
 PP_BENCH(lat_proccall)
 PP_BENCH(lat_sem)
+/* STREAM (beyond LMBench: runs when named) */
+PP_BENCH(stream)
+/* Storage (beyond LMBench: runs when named) */
+PP_BENCH(storage)

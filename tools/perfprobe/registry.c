@@ -20,6 +20,8 @@ const struct pp_group pp_groups[] = {
 	{ "bw", "Local communication bandwidths" },
 	{ "mem", "Memory latencies" },
 	{ "ops", "Basic operations" },
+	{ "stream", "STREAM memory bandwidth" },
+	{ "storage", "Storage throughput" },
 };
 
 const unsigned int pp_ngroups = ARRAY_SIZE(pp_groups);
