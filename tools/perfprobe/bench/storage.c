@@ -77,7 +77,8 @@ static int parse_opts(struct pp_ctx *ctx, struct st_opts *o)
 	o->size = ctx->opts.quick ? 32 * MB : ctx->opts.full ? 1024 * MB : 256 * MB;
 	if (e && *e) {
 		if (pp_parse_size(e, &v) || v < 64 * KB || v > (1ull << 40))
-			return pp_fail(ctx, "PERFPROBE_STORAGE_SIZE=%s: not a size from 64k to 1t", e);
+			return pp_fail(ctx, "PERFPROBE_STORAGE_SIZE=%s: %s", e,
+				       "not a size from 64k to 1t");
 		o->size = (size_t)v;
 	}
 	o->direct = env_on("PERFPROBE_STORAGE_DIRECT");
@@ -249,12 +250,13 @@ static int evict(struct pp_ctx *ctx, const struct st_opts *o, char paths[][ST_PA
 	for (i = 0; i < n; i++) {
 		pct = drop_file(paths[i], len);
 		if (pct < 0)
-			return pp_fail(ctx, "%s: cannot drop %s from the page cache", key, paths[i]);
+			return pp_fail(ctx, "%s: cannot drop %s from the page cache", key,
+				       paths[i]);
 		if (pct > worst)
 			worst = pct;
 	}
 	if (worst > 5)
-		pp_progress(ctx, "%s: up to %.0f%% of a file still in the page cache: reads partly from memory",
+		pp_progress(ctx, "%s: up to %.0f%% of a file still cached: reads partly from RAM",
 			    key, worst);
 	return 0;
 }
@@ -290,18 +292,21 @@ static int write_read(struct pp_ctx *ctx, const struct st_opts *o, struct st_pas
 	snprintf(wkey, sizeof(wkey), "storage-write-%s", sz);
 	snprintf(rkey, sizeof(rkey), "storage-read-%s", sz);
 	for (i = 0; i < p->n && !ret; i++)
-		ret = timed_file(paths[i], O_WRONLY | O_CREAT | O_TRUNC | dflag, buf, bs, len, p, i);
+		ret = timed_file(paths[i], O_WRONLY | O_CREAT | O_TRUNC | dflag, buf, bs, len,
+				 p, i);
 	if (ret == -EINVAL && dflag)
-		return pp_skip(ctx, NULL, "O_DIRECT writes of %s: EINVAL (not supported here?)", sz);
+		return pp_skip(ctx, NULL, "O_DIRECT writes of %s: EINVAL (unsupported here?)",
+			       sz);
 	if (ret)
 		return pp_fail(ctx, "%s: %s", wkey, strerror(-ret));
 	if (report_pass(ctx, wkey, p, len))
 		return -1;
-	ret = evict(ctx, o, paths, p->n, len, rkey);
+	if (evict(ctx, o, paths, p->n, len, rkey))
+		return -1;
 	for (i = 0; i < p->n && !ret; i++)
 		ret = timed_file(paths[i], O_RDONLY | dflag, buf, bs, len, p, i);
-	if (ret < 0)
-		return ret == -1 ? -1 : pp_fail(ctx, "%s: %s", rkey, strerror(-ret));
+	if (ret)
+		return pp_fail(ctx, "%s: %s", rkey, strerror(-ret));
 	return report_pass(ctx, rkey, p, len);
 }
 
@@ -402,7 +407,8 @@ static int dev_test(struct pp_ctx *ctx, const char *dev)
 	int ret;
 
 	if (stat(dev, &st) || !S_ISBLK(st.st_mode))
-		return pp_skip(ctx, "storage-dev", "PERFPROBE_STORAGE_DEV=%s: not a block device", dev);
+		return pp_skip(ctx, "storage-dev", "PERFPROBE_STORAGE_DEV=%s: %s", dev,
+			       "not a block device");
 	if (posix_memalign((void **)&d.buf, ST_ALIGN, HDPARM_CHUNK))
 		return pp_fail(ctx, "out of memory");
 	d.fd = open(dev, O_RDONLY | O_CLOEXEC);
@@ -450,8 +456,8 @@ static int check_dir(struct pp_ctx *ctx, const struct st_opts *o, const char *di
 	struct statfs sf;
 
 	if (!statfs(dir, &sf) && (sf.f_type == TMPFS_MAGIC_ || sf.f_type == RAMFS_MAGIC_))
-		return pp_skip(ctx, NULL, "%s is in memory (tmpfs): set PERFPROBE_STORAGE_DIR to a directory on the device to test",
-			       dir);
+		return pp_skip(ctx, NULL, "%s is in memory (tmpfs): %s", dir,
+			       "set PERFPROBE_STORAGE_DIR to a directory on the device");
 	if (!statvfs(dir, &sv) &&
 	    (double)sv.f_bavail * (double)sv.f_frsize < (double)o->size + 64.0 * MB)
 		return pp_skip(ctx, NULL, "%s: %.0f MB free, the test needs %zu MB + 64 MB", dir,
@@ -497,7 +503,8 @@ static int storage_run(struct pp_ctx *ctx)
 	if (ret)
 		return ret;
 	if (o.drop && !o.direct && geteuid()) {
-		ret = pp_skip(ctx, "storage-drop-caches", "not root: the file's pages are dropped with posix_fadvise() instead");
+		ret = pp_skip(ctx, "storage-drop-caches", "not root: %s",
+			      "the files' pages are dropped with posix_fadvise() instead");
 		o.drop = false;
 	}
 	ret |= files(ctx, &o);
@@ -507,17 +514,21 @@ static int storage_run(struct pp_ctx *ctx)
 }
 
 static const char *const keys[] = {
-	"storage-write-4k", "storage-write-4k-cpu", "storage-read-4k", "storage-read-4k-cpu",
-	"storage-write-256k", "storage-write-256k-cpu", "storage-read-256k", "storage-read-256k-cpu",
-	"storage-write-1m", "storage-write-1m-cpu", "storage-read-1m", "storage-read-1m-cpu",
-	"storage-write-4m", "storage-write-4m-cpu", "storage-read-4m", "storage-read-4m-cpu",
+	"storage-write-4k", "storage-write-4k-cpu",
+	"storage-read-4k", "storage-read-4k-cpu",
+	"storage-write-256k", "storage-write-256k-cpu",
+	"storage-read-256k", "storage-read-256k-cpu",
+	"storage-write-1m", "storage-write-1m-cpu",
+	"storage-read-1m", "storage-read-1m-cpu",
+	"storage-write-4m", "storage-write-4m-cpu",
+	"storage-read-4m", "storage-read-4m-cpu",
 	"storage-dev-cached", "storage-dev-direct", NULL
 };
 
 const struct pp_bench pp_bench_storage = {
 	.name = "storage",
 	.group = "storage",
-	.summary = "sequential file write (with fsync) and read at 4k..4m buffers: MB/s, CPU load %",
+	.summary = "file write (with fsync) and read at 4k..4m buffers: MB/s, CPU load %",
 	.keys = keys,
 	.run = storage_run,
 	.not_default = true,

@@ -48,6 +48,7 @@ struct stream_set {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int go;				/* 1: all threads started, -1: give up */
+	int bad_cpu;			/* the CPU a thread could not start on */
 	pthread_barrier_t bar;
 	uint64_t ns[NKERNELS][MAX_PASSES];
 };
@@ -227,6 +228,7 @@ static int run_workers(struct stream_set *s, struct stream_worker *w,
 		return -ENOMEM;
 	s->go = 0;
 	for (t = 0; t < s->nthreads && !ret; t++) {
+		s->bad_cpu = cpus[t];
 		w[t].set = s;
 		w[t].idx = t;
 		w[t].cpu = cpus[t];
@@ -285,9 +287,9 @@ static int check_results(struct pp_ctx *ctx, const struct stream_set *s,
 	for (nbad = 0, j = 0; j < s->n; j++)
 		if (!(fabs(arr[i][j] / want[i] - 1.0) <= STREAM_EPSILON))
 			nbad++;
-	return pp_fail(ctx, "%s: result check failed: array %c: average relative error %.3g > %g, %zu of %zu elements wrong (expected %g)",
-		       what, "abc"[i], fabs(err[i] / want[i]), STREAM_EPSILON, nbad, s->n,
-		       want[i]);
+	return pp_fail(ctx, "%s: result check failed: array %c: %zu of %zu wrong, %s %.3g > %g",
+		       what, "abc"[i], nbad, s->n, "average relative error",
+		       fabs(err[i] / want[i]), STREAM_EPSILON);
 }
 
 /*
@@ -374,7 +376,7 @@ static int run_set(struct pp_ctx *ctx, size_t n, unsigned int passes,
 	ret = run_workers(s, w, cpus);
 	if (ret) {
 		ret = pp_fail(ctx, "%s: cannot start a thread on CPU %d: %s", what,
-			      cpus[0], strerror(-ret));
+			      s->bad_cpu, strerror(-ret));
 		goto out_free;
 	}
 	for (t = 0; t < nthreads; t++)
@@ -548,8 +550,8 @@ static int plan_size(struct pp_ctx *ctx, struct stream_plan *pl)
 	pl->llc = llc_size(&pl->llc_source);
 	if (env && *env) {
 		if (pp_parse_size(env, &v) || v < 1024 || v > mem_available() / 3)
-			return pp_fail(ctx, "PERFPROBE_STREAM_SIZE=%s: not a size from 1k to a third of the available memory",
-				       env);
+			return pp_fail(ctx, "PERFPROBE_STREAM_SIZE=%s: %s", env,
+				       "not a size from 1k to a third of the available memory");
 		pl->bytes = (size_t)v;
 		pl->why = "PERFPROBE_STREAM_SIZE";
 		return 0;
@@ -592,14 +594,16 @@ static int stream_run(struct pp_ctx *ctx)
 	n = pl.bytes / sizeof(double);
 	ncpus = mt_cpus(ctx, cpus, MAX_THREADS);
 	one = ctx->opts.pin_cpu >= 0 ? ctx->opts.pin_cpu : ncpus ? cpus[0] : pp_current_cpu();
-	pp_progress(ctx, "stream: 3 arrays of %.1f MB (%s; last-level cache %zu KB from %s), %u passes",
-		    (double)pl.bytes / 1e6, pl.why, pl.llc >> 10, pl.llc_source, pl.passes);
+	pp_progress(ctx, "stream: 3 arrays of %.1f MB (%s; last-level cache %zu KB from %s), %u %s",
+		    (double)pl.bytes / 1e6, pl.why, pl.llc >> 10, pl.llc_source, pl.passes,
+		    "passes");
 	pp_progress(ctx, "stream: single thread on CPU %d", one);
 	ret = run_set(ctx, n, pl.passes, &one, 1, "");
 	if (ret)
 		goto out;
 	if (ncpus < 2) {
-		ret = pp_skip(ctx, "stream-mt", "one CPU: the run with one thread per CPU would repeat the single-thread run");
+		ret = pp_skip(ctx, "stream-mt", "one CPU: %s",
+			      "one thread per CPU would repeat the single-thread run");
 		goto out;
 	}
 	pp_progress(ctx, "stream-mt: %u threads, one pinned on each CPU %d..%d", ncpus, cpus[0],
