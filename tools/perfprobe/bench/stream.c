@@ -616,7 +616,10 @@ out:
 
 static const char *const keys[] = {
 	"stream-copy", "stream-scale", "stream-add", "stream-triad",
-	"stream-copy-mt", "stream-scale-mt", "stream-add-mt", "stream-triad-mt", NULL
+	"stream-copy-best", "stream-scale-best", "stream-add-best", "stream-triad-best",
+	"stream-copy-mt", "stream-scale-mt", "stream-add-mt", "stream-triad-mt",
+	"stream-copy-mt-best", "stream-scale-mt-best", "stream-add-mt-best",
+	"stream-triad-mt-best", NULL
 };
 
 const struct pp_bench pp_bench_stream = {
