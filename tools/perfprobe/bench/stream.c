@@ -39,10 +39,15 @@
 static const char *const kname[NKERNELS] = { "copy", "scale", "add", "triad" };
 static const unsigned int karrays[NKERNELS] = { 2, 2, 3, 3 };
 
+/* The three arrays, back to back in one mapping as stream.c's static ones. */
+struct stream_mem {
+	void *map;
+	size_t len;
+	size_t n;			/* elements per array */
+};
+
 struct stream_set {
 	double *a, *b, *c;
-	void *map;
-	size_t map_len;
 	size_t n;			/* elements per array */
 	unsigned int nthreads, passes;
 	pthread_mutex_t lock;
@@ -183,28 +188,24 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static int set_alloc(struct stream_set *s, size_t n)
+static int mem_map(struct stream_mem *m, size_t n)
 {
-	size_t bytes = n * sizeof(double);
-
-	/* One mapping, the arrays back to back as stream.c's static ones. */
-	s->map_len = 3 * bytes;
-	s->map = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE,
+	m->len = 3 * n * sizeof(double);
+	m->map = mmap(NULL, m->len, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (s->map == MAP_FAILED)
+	if (m->map == MAP_FAILED) {
+		m->map = NULL;
 		return -errno;
-	s->n = n;
-	s->a = s->map;
-	s->b = s->a + n;
-	s->c = s->b + n;
+	}
+	m->n = n;
 	return 0;
 }
 
-static void set_free(struct stream_set *s)
+static void mem_unmap(struct stream_mem *m)
 {
-	if (s->map && s->map != MAP_FAILED)
-		munmap(s->map, s->map_len);
-	s->map = NULL;
+	if (m->map)
+		munmap(m->map, m->len);
+	m->map = NULL;
 }
 
 /* Thread t's part starts on a cache line (8 doubles): no line is shared. */
@@ -349,7 +350,7 @@ static void maybe_corrupt(struct stream_set *s)
 		s->a[s->n / 2] *= 2.0;
 }
 
-static int run_set(struct pp_ctx *ctx, size_t n, unsigned int passes,
+static int run_set(struct pp_ctx *ctx, const struct stream_mem *m, unsigned int passes,
 		   const int *cpus, unsigned int nthreads, const char *suffix)
 {
 	struct stream_worker *w = calloc(nthreads, sizeof(*w));
@@ -365,14 +366,12 @@ static int run_set(struct pp_ctx *ctx, size_t n, unsigned int passes,
 	}
 	s->nthreads = nthreads;
 	s->passes = passes;
+	s->n = m->n;
+	s->a = m->map;
+	s->b = s->a + m->n;
+	s->c = s->b + m->n;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
-	ret = set_alloc(s, n);
-	if (ret) {
-		ret = pp_fail(ctx, "%s: cannot map 3 x %zu MB: %s", what,
-			      n * sizeof(double) / MB, strerror(-ret));
-		goto out;
-	}
 	ret = run_workers(s, w, cpus);
 	if (ret) {
 		ret = pp_fail(ctx, "%s: cannot start a thread on CPU %d: %s", what,
@@ -390,7 +389,6 @@ static int run_set(struct pp_ctx *ctx, size_t n, unsigned int passes,
 	for (k = 0; k < NKERNELS && !ret; k++)
 		ret = report_kernel(ctx, s, k, suffix, cpus[0], cpus[nthreads - 1]);
 out_free:
-	set_free(s);
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->lock);
 out:
@@ -574,12 +572,64 @@ static int plan_size(struct pp_ctx *ctx, struct stream_plan *pl)
 	return 0;
 }
 
+/* NUMA nodes online (sysfs); 1 where there is no NUMA information. */
+static unsigned int numa_nodes(void)
+{
+	char buf[256];
+	int nodes[64];
+	unsigned int n = 0;
+
+	if (!pp_read_line("/sys/devices/system/node/online", buf, sizeof(buf)))
+		n = parse_cpu_list(buf, nodes, ARRAY_SIZE(nodes));
+	return n ? n : 1;
+}
+
+/*
+ * Each run on arrays first touched by its own threads.  With one NUMA node
+ * placement cannot differ, so the multi-threaded run reuses the mapping:
+ * first-touch faults can cost tens of us per page on a VM.
+ */
+static int run_both(struct pp_ctx *ctx, const struct stream_plan *pl, int one,
+		    const int *cpus, unsigned int ncpus)
+{
+	size_t n = pl->bytes / sizeof(double);
+	struct stream_mem m = { 0 };
+	int ret;
+
+	ret = mem_map(&m, n);
+	if (ret)
+		return pp_fail(ctx, "cannot map 3 x %zu MB: %s", pl->bytes / MB, strerror(-ret));
+	pp_progress(ctx, "stream: single thread on CPU %d", one);
+	ret = run_set(ctx, &m, pl->passes, &one, 1, "");
+	if (ret)
+		goto out;
+	if (ncpus < 2) {
+		ret = pp_skip(ctx, "stream-mt", "one CPU: %s",
+			      "one thread per CPU would repeat the single-thread run");
+		goto out;
+	}
+	if (numa_nodes() > 1) {
+		mem_unmap(&m);
+		ret = mem_map(&m, n);
+		if (ret) {
+			ret = pp_fail(ctx, "cannot map 3 x %zu MB: %s", pl->bytes / MB,
+				      strerror(-ret));
+			goto out;
+		}
+	}
+	pp_progress(ctx, "stream-mt: %u threads, one pinned on each CPU %d..%d", ncpus, cpus[0],
+		    cpus[ncpus - 1]);
+	ret = run_set(ctx, &m, pl->passes, cpus, ncpus, "-mt");
+out:
+	mem_unmap(&m);
+	return ret;
+}
+
 static int stream_run(struct pp_ctx *ctx)
 {
 	int one, *cpus = calloc(MAX_THREADS, sizeof(int));
 	struct stream_plan pl = { 0 };
 	unsigned int ncpus;
-	size_t n;
 	int ret;
 
 	if (!cpus)
@@ -591,24 +641,12 @@ static int stream_run(struct pp_ctx *ctx)
 	pl.passes = ctx->opts.samples + 1;
 	if (!ctx->opts.quick && pl.passes < MIN_PASSES)
 		pl.passes = MIN_PASSES;
-	n = pl.bytes / sizeof(double);
 	ncpus = mt_cpus(ctx, cpus, MAX_THREADS);
 	one = ctx->opts.pin_cpu >= 0 ? ctx->opts.pin_cpu : ncpus ? cpus[0] : pp_current_cpu();
 	pp_progress(ctx, "stream: 3 arrays of %.1f MB (%s; last-level cache %zu KB from %s), %u %s",
 		    (double)pl.bytes / 1e6, pl.why, pl.llc >> 10, pl.llc_source, pl.passes,
 		    "passes");
-	pp_progress(ctx, "stream: single thread on CPU %d", one);
-	ret = run_set(ctx, n, pl.passes, &one, 1, "");
-	if (ret)
-		goto out;
-	if (ncpus < 2) {
-		ret = pp_skip(ctx, "stream-mt", "one CPU: %s",
-			      "one thread per CPU would repeat the single-thread run");
-		goto out;
-	}
-	pp_progress(ctx, "stream-mt: %u threads, one pinned on each CPU %d..%d", ncpus, cpus[0],
-		    cpus[ncpus - 1]);
-	ret = run_set(ctx, n, pl.passes, cpus, ncpus, "-mt");
+	ret = run_both(ctx, &pl, one, cpus, ncpus);
 out:
 	free(cpus);
 	return ret;
