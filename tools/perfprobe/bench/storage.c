@@ -468,6 +468,7 @@ static int check_dir(struct pp_ctx *ctx, const struct st_opts *o, const char *di
 static int files(struct pp_ctx *ctx, const struct st_opts *o)
 {
 	char dir[PATH_MAX], *buf = NULL;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
 	unsigned int i;
 	size_t j;
 	int ret;
@@ -481,13 +482,17 @@ static int files(struct pp_ctx *ctx, const struct st_opts *o)
 		return ret;
 	if (posix_memalign((void **)&buf, ST_ALIGN, ST_MAX_BUF))
 		return pp_fail(ctx, "out of memory");
-	/* Not zeros: some devices and filesystems make zero pages free. */
-	for (j = 0; j < ST_MAX_BUF; j++)
-		buf[j] = (char)(j * 131 + (j >> 12) * 7 + 1);
-	pp_progress(ctx, "storage: %s, %zu MB per buffer size in %u fsync'ed segments, %s",
+	/* Random bytes: some devices make zeros, or anything compressible, cheap. */
+	for (j = 0; j < ST_MAX_BUF / sizeof(x); j++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(buf + j * sizeof(x), &x, sizeof(x));
+	}
+	pp_progress(ctx, "storage: %s, %zu MB per buffer size in %u files written with fsync, %s",
 		    dir, o->size / MB, ctx->opts.samples,
 		    o->direct ? "O_DIRECT" : o->drop ? "drop_caches before reading" :
-		    "the file's pages dropped (fadvise) before reading");
+		    "the files' pages dropped (fadvise) before reading");
 	for (i = 0; i < ARRAY_SIZE(bufsizes) && !ret; i++)
 		ret = file_test(ctx, o, dir, buf, bufsizes[i]);
 	free(buf);
