@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guide.h"
 #include "summary.h"
 #include "util.h"
 
@@ -414,7 +415,8 @@ int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns)
 			print_matrix(f, &runs[i], &pp_matrices[t]);
 			printed++;
 		}
-	return printed;
+	/* Beyond lmbench: the vendor guide's tables (guide.c). */
+	return printed + pp_print_guide_tables(f, runs, nruns);
 }
 
 void pp_print_notes(FILE *f, const struct pp_run *runs, size_t nruns)

@@ -41,3 +41,7 @@ PP_BENCH(crypto_kcapi)
 /* Network throughput (beyond LMBench: run when named) */
 PP_BENCH(netperf)
 PP_BENCH(rfc2544)
+/* STREAM (beyond LMBench: runs when named) */
+PP_BENCH(stream)
+/* Storage (beyond LMBench: runs when named) */
+PP_BENCH(storage)

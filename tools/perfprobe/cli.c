@@ -341,12 +341,12 @@ static int cmd_list(struct pp_cli *cli, int argc, char **argv)
 
 		if (argc == 1 && strcmp(b->group, argv[0]))
 			continue;
-		printf("%-16s %-5s %s\n", b->name, b->group, b->summary);
+		printf("%-16s %-7s %s\n", b->name, b->group, b->summary);
 		if (pp_verbose && b->keys) {
 			const char *const *k;
 
 			for (k = b->keys; *k; k++)
-				printf("%-16s       %s\n", "", *k);
+				printf("%-16s         %s\n", "", *k);
 		}
 	}
 	return 0;

@@ -22,6 +22,8 @@ const struct pp_group pp_groups[] = {
 	{ "ops", "Basic operations" },
 	{ "crypto", "Crypto throughput (OpenSSL EVP, kernel crypto API)" },
 	{ "net", "Network throughput (netperf, RFC 2544)" },
+	{ "stream", "STREAM memory bandwidth" },
+	{ "storage", "Storage throughput" },
 };
 
 const unsigned int pp_ngroups = ARRAY_SIZE(pp_groups);
