@@ -54,7 +54,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: all tools kmod check check-build check-san vmtest install deps-check \
+.PHONY: all tools kmod kmod-style check check-build check-san vmtest install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -104,7 +104,12 @@ kmod:
 check: check-build
 	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe scripts/run-tests.sh $(O)
 	$(Q)$(MAKE) --no-print-directory SAN=1 O=build-san check-san
+	$(Q)$(MAKE) --no-print-directory kmod-style
 	$(Q)$(MAKE) --no-print-directory vmtest
+
+# The module's style: checkpatch --strict, W=1 and sparse (C=2), all silent.
+kmod-style:
+	$(Q)scripts/kmod-style.sh
 
 check-build: tools $(UNIT_BINS)
 
@@ -133,7 +138,8 @@ help:
 	@echo '  all, tools   build ./perfprobe (and build/perfprobe-hello)'
 	@echo '  kmod         build kmod/perfprobe.ko [KDIR=<kernel build dir>]'
 	@echo '  check        unit + integration tests, then again under ASan+UBSan'
-	@echo '  vmtest       module tests in a QEMU guest [KDIR=...]'
+	@echo '  kmod-style   checkpatch --strict, W=1 and sparse on kmod/'
+	@echo '  vmtest       module tests in a QEMU guest [KDIR=... KERNEL=...]'
 	@echo '  install      PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
 	@echo '  clean'
 	@echo 'variables: V=1 (show commands), O=DIR (build dir), SAN=1 (sanitizers)'

@@ -108,6 +108,15 @@ static int pp_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 	return 0;
 }
 
+/* GENL_REQ_ATTR_CHECK() only sets the missing type: add a message too. */
+static bool pp_missing(struct genl_info *info, unsigned int attr)
+{
+	if (!GENL_REQ_ATTR_CHECK(info, attr))
+		return false;
+	NL_SET_ERR_MSG(info->extack, "missing required attribute");
+	return true;
+}
+
 static struct sk_buff *pp_reply_new(struct genl_info *info, size_t size,
 				    void **hdr)
 {
@@ -213,8 +222,8 @@ static int pp_timer_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 count;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, PERFPROBE_A_TIMER_PERIOD_NS) ||
-	    GENL_REQ_ATTR_CHECK(info, PERFPROBE_A_TIMER_COUNT))
+	if (pp_missing(info, PERFPROBE_A_TIMER_PERIOD_NS) ||
+	    pp_missing(info, PERFPROBE_A_TIMER_COUNT))
 		return -EINVAL;
 	period = nla_get_u64(info->attrs[PERFPROBE_A_TIMER_PERIOD_NS]);
 	count = nla_get_u32(info->attrs[PERFPROBE_A_TIMER_COUNT]);
@@ -260,10 +269,10 @@ static int pp_copy_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, PERFPROBE_A_COPY_DIR) ||
-	    GENL_REQ_ATTR_CHECK(info, PERFPROBE_A_COPY_ADDR) ||
-	    GENL_REQ_ATTR_CHECK(info, PERFPROBE_A_COPY_BUFLEN) ||
-	    GENL_REQ_ATTR_CHECK(info, PERFPROBE_A_COPY_SIZE))
+	if (pp_missing(info, PERFPROBE_A_COPY_DIR) ||
+	    pp_missing(info, PERFPROBE_A_COPY_ADDR) ||
+	    pp_missing(info, PERFPROBE_A_COPY_BUFLEN) ||
+	    pp_missing(info, PERFPROBE_A_COPY_SIZE))
 		return -EINVAL;
 	req.dir = nla_get_u32(tb[PERFPROBE_A_COPY_DIR]);
 	req.addr = nla_get_u64(tb[PERFPROBE_A_COPY_ADDR]);
@@ -304,7 +313,7 @@ static int pp_trace_start_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, PERFPROBE_A_TRACE_TGID))
+	if (pp_missing(info, PERFPROBE_A_TRACE_TGID))
 		return -EINVAL;
 	tgid = nla_get_u32(info->attrs[PERFPROBE_A_TRACE_TGID]);
 	if (fattr) {

@@ -28,9 +28,11 @@ get_checkpatch() {
 	[ -x "$CHECKPATCH_DIR/checkpatch.pl" ] &&
 		[ -f "$CHECKPATCH_DIR/spelling.txt" ] &&
 		[ -f "$CHECKPATCH_DIR/const_structs.checkpatch" ] && return 0
-	tarball=${LINUX_SOURCE_TARBALL:-$(ls /usr/src/linux-source-*.tar.* 2>/dev/null | sort -V | tail -n 1)}
+	tarball=${LINUX_SOURCE_TARBALL:-$(ls /usr/src/linux-source-*.tar.* \
+		2>/dev/null | sort -V | tail -n 1)}
 	[ -n "$tarball" ] && [ -f "$tarball" ] ||
-		die "no checkpatch in $CHECKPATCH_DIR and no linux-source tarball (apt-get install linux-source)"
+		die "no checkpatch in $CHECKPATCH_DIR and no linux-source tarball" \
+			"(apt-get install linux-source)"
 	top=$(tar -tf "$tarball" 2>/dev/null | head -n 1 | cut -d/ -f1)
 	[ -n "$top" ] || die "cannot read $tarball"
 	log "extracting checkpatch from $tarball"
@@ -47,7 +49,9 @@ get_checkpatch() {
 
 # kbuild output lines that are not diagnostics (make -s hides most)
 filter_build() {
-	grep -v -E '^(make(\[[0-9]+\])?: |make -C |  (CC|LD|AR|MODPOST|CHECK|BTF|CLEAN|MKDIR)[ \t])|^Skipping BTF generation' || true
+	grep -v -E -e '^(make(\[[0-9]+\])?: |make -C )' \
+		-e '^  (CC|LD|AR|MODPOST|CHECK|BTF|CLEAN|MKDIR)[[:space:]]' \
+		-e '^Skipping BTF generation' || true
 }
 
 build() {
