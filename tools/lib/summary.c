@@ -419,10 +419,38 @@ int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns)
 	return printed + pp_print_guide_tables(f, runs, nruns);
 }
 
+/*
+ * Rows of runs pinned differently (or not at all) may differ by where they
+ * ran rather than by the kernel: on a small VM one CPU's null call can be
+ * 20% slower than the other's.  Say so under the table.
+ */
+static void placement_note(FILE *f, const struct pp_run *runs, size_t nruns)
+{
+	size_t i;
+
+	if (nruns < 2)
+		return;
+	for (i = 0; i < nruns; i++)
+		if (runs[i].meta.pin_cpu < 0 || runs[i].meta.pin_cpu != runs[0].meta.pin_cpu)
+			break;
+	if (i == nruns)
+		return;
+	fprintf(f, "placement differs: ");
+	for (i = 0; i < nruns; i++) {
+		if (runs[i].meta.pin_cpu < 0)
+			fprintf(f, "%s%s not pinned", i ? ", " : "", runs[i].meta.release);
+		else
+			fprintf(f, "%s%s on CPU %d", i ? ", " : "", runs[i].meta.release,
+				runs[i].meta.pin_cpu);
+	}
+	fprintf(f, "; compare runs made with the same --cpu N\n");
+}
+
 void pp_print_notes(FILE *f, const struct pp_run *runs, size_t nruns)
 {
 	size_t i, j;
 
+	placement_note(f, runs, nruns);
 	for (i = 0; i < nruns; i++) {
 		const struct pp_run *r = &runs[i];
 		const char *who = nruns > 1 ? r->meta.release : NULL;
@@ -445,7 +473,7 @@ void pp_print_notes(FILE *f, const struct pp_run *runs, size_t nruns)
 					break;
 			if (k < j)
 				continue;
-			for (k = j; k < r->nresults; k++) {
+			for (k = 0; k < r->nresults; k++) {
 				if (strncmp(r->results[k].key, p->key, plen + 1))
 					continue;
 				n++;
