@@ -11,7 +11,14 @@
 
 #define PP_MB	1e6
 
-/* bytes per operation of fn; to may be NULL.  0, or pp_fail()'s value. */
+/*
+ * Report samples of ns per operation, each moving bytes_per_op, as MB/s
+ * (the result keeps where the sampling ran).  0, or pp_fail()'s value.
+ */
+int pp_report_mbps(struct pp_ctx *ctx, const char *key, double bytes_per_op,
+		   const struct pp_sampling *s);
+
+/* Sample fn and report it: bytes per operation; to may be NULL. */
 int pp_bandwidth_mb(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
 		    void *arg, double bytes, const struct pp_timing_opts *to);
 

@@ -201,28 +201,6 @@ out:
 	return ret;
 }
 
-int pp_report_mbps(struct pp_ctx *ctx, const char *key, double bytes_per_op,
-		   const struct pp_sampling *s)
-{
-	double v[PP_MAX_SAMPLES];
-	struct pp_result *r;
-	unsigned int i;
-
-	for (i = 0; i < s->n; i++) {
-		if (!(s->ns_per_op[i] > 0))
-			return pp_fail(ctx, "%s: a sample took no time", key);
-		v[i] = bytes_per_op / PP_MB / (s->ns_per_op[i] * 1e-9);
-	}
-	if (pp_report(ctx, key, "MB/s", PP_HIGHER_IS_BETTER, v, s->n, s->iters))
-		return -1;
-	r = pp_run_find_mut(ctx->run, key);
-	if (r) {
-		r->cpu_first = s->cpu_first;
-		r->cpu_last = s->cpu_last;
-	}
-	return 0;
-}
-
 /*
  * 127.0.0.1 can be bound even with 'lo' down (a fresh network namespace);
  * connecting a UDP socket looks the route up without sending anything.

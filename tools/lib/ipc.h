@@ -14,10 +14,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "bandwidth.h"
 #include "harness.h"
 
-/* lmbench's MB for bandwidths (lib_timing.c): powers of ten. */
-#define PP_MB			1e6
 
 /* Processes whose CPU a placement records: perfprobe + its helpers. */
 #define PP_PLACE_MAX		128
@@ -69,13 +68,6 @@ int pp_sample_placed(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 /* Sample, report in us per operation, note the placement. */
 int pp_latency_placed(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
 		      void *arg, const pid_t *peers, unsigned int npeers);
-
-/*
- * Report a bandwidth in lmbench MB/s (10^6 bytes) from a sampling whose
- * operation moves bytes_per_op bytes; the CPU fields come from s.
- */
-int pp_report_mbps(struct pp_ctx *ctx, const char *key, double bytes_per_op,
-		   const struct pp_sampling *s);
 
 /*
  * A socket of type (SOCK_STREAM, SOCK_DGRAM) bound to 127.0.0.1 on a port

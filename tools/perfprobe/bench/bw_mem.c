@@ -23,7 +23,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@
 
 #include "bandwidth.h"
 #include "bench.h"
+#include "caches.h"
 #include "memloop.h"
 
 #define WORDS		PP_CHUNK_WORDS	/* 512-byte chunks, as lmbench */
@@ -204,53 +204,13 @@ static const struct {
 	{ "bzero", do_bzero }, { "bcopy", do_bcopy },
 };
 
-/* Largest data or unified cache in sysfs, in bytes; 0 if none. */
-static unsigned long llc_sysfs(void)
-{
-	unsigned long best = 0;
-	glob_t g;
-	size_t i;
-
-	if (glob("/sys/devices/system/cpu/cpu0/cache/index*", 0, NULL, &g))
-		return 0;
-	for (i = 0; i < g.gl_pathc; i++) {
-		char path[512], type[32], size[32];
-		unsigned long v;
-		char *end;
-
-		snprintf(path, sizeof(path), "%s/type", g.gl_pathv[i]);
-		if (pp_read_line(path, type, sizeof(type)) || !strcmp(type, "Instruction"))
-			continue;
-		snprintf(path, sizeof(path), "%s/size", g.gl_pathv[i]);
-		if (pp_read_line(path, size, sizeof(size)))
-			continue;
-		v = strtoul(size, &end, 10);
-		if (*end == 'K')
-			v <<= 10;
-		else if (*end == 'M')
-			v <<= 20;
-		if (v > best)
-			best = v;
-	}
-	globfree(&g);
-	return best;
-}
-
-/* The last-level cache: sysfs, else what libc reads from CPUID. */
+/* The last-level cache; 8 MB (lmbench's default) when nothing says. */
 static unsigned long llc_bytes(const char **how)
 {
-	unsigned long v = llc_sysfs();
-	long c;
+	unsigned long v = pp_llc_bytes(how);
 
-	*how = "sysfs";
 	if (v)
 		return v;
-	*how = "sysconf";
-	c = sysconf(_SC_LEVEL3_CACHE_SIZE);
-	if (c <= 0)
-		c = sysconf(_SC_LEVEL2_CACHE_SIZE);
-	if (c > 0)
-		return (unsigned long)c;
 	*how = "unknown, assumed";
 	return 8ul << 20;
 }

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "caches.h"
 
 #define LOADS_PER_ITER	100
 #define LOWER		512		/* lmbench's smallest size */
@@ -83,121 +84,25 @@ struct plateaus {
 	unsigned int first[MAX_LEVELS], last[MAX_LEVELS];
 };
 
-/* Data and unified caches by level, from sysfs or else from the C library. */
-struct caches {
-	size_t size[MAX_LEVELS];	/* [1] = L1d, ...; 0 = unknown */
-	unsigned int levels;
-	const char *source;
-};
-
 struct mem {
 	char *buf;
 	size_t len, top, page;
 	unsigned int nsamples;
 	struct pp_sampling *s;
-	struct caches sys;
+	struct pp_caches sys;
 	uint64_t seed;
 };
-
-static size_t parse_cache_size(const char *s)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-
-	if (*end == 'K')
-		v <<= 10;
-	else if (*end == 'M')
-		v <<= 20;
-	else if (*end == 'G')
-		v <<= 30;
-	return v;
-}
-
-static void read_sysfs_caches(struct caches *c)
-{
-	char path[128], buf[64];
-	unsigned int i;
-
-	for (i = 0; i < 16; i++) {
-		const char *dir = "/sys/devices/system/cpu/cpu0/cache";
-		unsigned long level;
-		size_t size;
-
-		snprintf(path, sizeof(path), "%s/index%u/type", dir, i);
-		if (pp_read_line(path, buf, sizeof(buf)))
-			break;
-		if (strcmp(buf, "Data") && strcmp(buf, "Unified"))
-			continue;
-		snprintf(path, sizeof(path), "%s/index%u/level", dir, i);
-		if (pp_read_line(path, buf, sizeof(buf)))
-			continue;
-		level = strtoul(buf, NULL, 10);
-		snprintf(path, sizeof(path), "%s/index%u/size", dir, i);
-		if (level < 1 || level >= MAX_LEVELS || pp_read_line(path, buf, sizeof(buf)))
-			continue;
-		size = parse_cache_size(buf);
-		if (size > c->size[level])
-			c->size[level] = size;
-		if (level > c->levels)
-			c->levels = (unsigned int)level;
-	}
-	if (c->levels)
-		c->source = "sysfs";
-}
-
-static void read_caches(struct caches *c)
-{
-	static const int names[] = {
-		0, _SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE,
-		_SC_LEVEL4_CACHE_SIZE
-	};
-	unsigned int l;
-
-	memset(c, 0, sizeof(*c));
-	c->source = "none";
-	read_sysfs_caches(c);
-	if (c->levels)
-		return;
-	/* No sysfs (some VMs): glibc asks CPUID; less trustworthy. */
-	for (l = 1; l < ARRAY_SIZE(names); l++) {
-		long v = sysconf(names[l]);
-
-		if (v > 0) {
-			c->size[l] = (size_t)v;
-			c->levels = l;
-		}
-	}
-	if (c->levels)
-		c->source = "cpuid";
-}
-
-static size_t mem_available(void)
-{
-	char line[256];
-	size_t kb = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "MemAvailable: %zu kB", &kb) == 1)
-				break;
-		fclose(f);
-	}
-	if (!kb)
-		return (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-	return kb << 10;
-}
 
 /*
  * The largest size: four times the last-level cache, at least lmbench's
  * 8 MB, at most 64 MB (--quick), 256 MB (default) or 1 GB (--full) and a
  * quarter of the available memory; a power of two.
  */
-static size_t top_size(const struct pp_ctx *ctx, const struct caches *c)
+static size_t top_size(const struct pp_ctx *ctx, const struct pp_caches *c)
 {
 	size_t cap = ctx->opts.quick ? 64 * MB : ctx->opts.full ? 1024 * MB : 256 * MB;
 	size_t llc = c->levels ? c->size[c->levels] : 0;
-	size_t want = llc ? 4 * llc : cap, avail = mem_available() / 4, top;
+	size_t want = llc ? 4 * llc : cap, avail = pp_mem_available() / 4, top;
 
 	if (want < MIN_TOP)
 		want = MIN_TOP;
@@ -582,7 +487,7 @@ static int lat_mem_rd_run(struct pp_ctx *ctx)
 		ret = pp_fail(ctx, "lat_mem_rd: out of memory");
 		goto out;
 	}
-	read_caches(&m.sys);
+	pp_caches_read(&m.sys);
 	m.top = top_size(ctx, &m.sys);
 	ret = run_strides(ctx, &m, cv);
 	if (!ret)

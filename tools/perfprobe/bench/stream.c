@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "caches.h"
 
 #define MB			(1ul << 20)
 #define NKERNELS		4
@@ -463,89 +464,6 @@ static unsigned int mt_cpus(const struct pp_ctx *ctx, int *cpus, unsigned int ma
 	return n;
 }
 
-static size_t parse_cache_size(const char *s)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-
-	if (*end == 'K')
-		v <<= 10;
-	else if (*end == 'M')
-		v <<= 20;
-	else if (*end == 'G')
-		v <<= 30;
-	return v;
-}
-
-/* cpu0's last-level data or unified cache from sysfs; 0 if none. */
-static size_t llc_sysfs(void)
-{
-	const char *dir = "/sys/devices/system/cpu/cpu0/cache";
-	unsigned long level, best_level = 0;
-	char path[128], buf[64];
-	size_t size = 0;
-	unsigned int i;
-
-	for (i = 0; i < 16; i++) {
-		snprintf(path, sizeof(path), "%s/index%u/type", dir, i);
-		if (pp_read_line(path, buf, sizeof(buf)))
-			break;
-		if (strcmp(buf, "Data") && strcmp(buf, "Unified"))
-			continue;
-		snprintf(path, sizeof(path), "%s/index%u/level", dir, i);
-		if (pp_read_line(path, buf, sizeof(buf)))
-			continue;
-		level = strtoul(buf, NULL, 10);
-		snprintf(path, sizeof(path), "%s/index%u/size", dir, i);
-		if (level < best_level || pp_read_line(path, buf, sizeof(buf)))
-			continue;
-		best_level = level;
-		size = parse_cache_size(buf);
-	}
-	return size;
-}
-
-/* The last-level cache, from sysfs or else from what glibc gets from CPUID. */
-static size_t llc_size(const char **source)
-{
-	static const int names[] = {
-		_SC_LEVEL4_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE,
-		_SC_LEVEL1_DCACHE_SIZE
-	};
-	size_t size = llc_sysfs();
-	unsigned int i;
-
-	*source = "sysfs";
-	if (size)
-		return size;
-	*source = "sysconf";
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		long v = sysconf(names[i]);
-
-		if (v > 0)
-			return (size_t)v;
-	}
-	*source = "unknown";
-	return 0;
-}
-
-static size_t mem_available(void)
-{
-	char line[256];
-	size_t kb = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "MemAvailable: %zu kB", &kb) == 1)
-				break;
-		fclose(f);
-	}
-	if (!kb)
-		return (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-	return kb << 10;
-}
-
 struct stream_plan {
 	size_t bytes;			/* per array */
 	size_t llc;
@@ -563,13 +481,13 @@ struct stream_plan {
 static int plan_size(struct pp_ctx *ctx, struct stream_plan *pl)
 {
 	size_t cap = ctx->opts.quick ? 128 * MB : ctx->opts.full ? 8192 * MB : 2048 * MB;
-	size_t mem = mem_available() / 6;
+	size_t mem = pp_mem_available() / 6;
 	const char *env = getenv("PERFPROBE_STREAM_SIZE");
 	uint64_t v;
 
-	pl->llc = llc_size(&pl->llc_source);
+	pl->llc = pp_llc_bytes(&pl->llc_source);
 	if (env && *env) {
-		if (pp_parse_size(env, &v) || v < 1024 || v > mem_available() / 3)
+		if (pp_parse_size(env, &v) || v < 1024 || v > pp_mem_available() / 3)
 			return pp_fail(ctx, "PERFPROBE_STREAM_SIZE=%s: %s", env,
 				       "not a size from 1k to a third of the available memory");
 		pl->bytes = (size_t)v;
