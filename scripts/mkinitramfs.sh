@@ -10,13 +10,17 @@
 #
 # usage: mkinitramfs.sh --out FILE.cpio.gz --module perfprobe.ko \
 #            --client pp-vmtest [--moddir /lib/modules/VER | --kdir TREE] \
-#            [--testdir tests/vm] [--busybox /bin/busybox] [--add PROG]... [-v]
+#            [--testdir tests/vm] [--busybox /bin/busybox] [--add PROG]...
+#            [--extra-module NAME]... [-v]
 #
-# --add installs another program in /bin, with its shared libraries.
+# --add installs another program in /bin, with its shared libraries;
+# --extra-module a module of the kernel (and what it depends on) for the
+# guest to load in /lib/modules/extra-order.
 set -euo pipefail
 
 out='' module='' client='' moddir='' kdir='' verbose=0
 extra=()
+extra_mods=()
 here=$(cd "$(dirname "$0")" && pwd)
 testdir=$here/../tests/vm
 busybox=
@@ -34,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--testdir) testdir=$2; shift 2 ;;
 	--busybox) busybox=$2; shift 2 ;;
 	--add) extra+=("$2"); shift 2 ;;
+	--extra-module) extra_mods+=("$2"); shift 2 ;;
 	-v) verbose=1; shift ;;
 	*) die "unknown argument: $1" ;;
 	esac
@@ -77,33 +82,49 @@ done
 install -m 0755 "$client" "$root/bin/pp-vmtest"
 install -m 0644 "$module" "$root/lib/modules/perfprobe.ko"
 
-# Modules perfprobe.ko depends on (normally none: genetlink is built in).
-add_deps() {
-	local ko=$1 dep path
+# Copy kernel module NAME (uncompressed) into the image; 1 if not found.
+copy_module() { # name
+	local path='' d
+	for d in "$moddir" "$kdir"; do
+		[ -n "$d" ] && [ -d "$d" ] || continue
+		path=$(find "$d" \( -name "$1.ko" -o -name "$1.ko.*" \) 2>/dev/null | head -n1)
+		[ -n "$path" ] && break
+	done
+	[ -n "$path" ] || return 1
+	case $path in
+	*.ko.xz) xz -dc "$path" >"$root/lib/modules/$1.ko" ;;
+	*.ko.zst) zstd -qdc "$path" >"$root/lib/modules/$1.ko" ;;
+	*.ko.gz) gzip -dc "$path" >"$root/lib/modules/$1.ko" ;;
+	*) cp "$path" "$root/lib/modules/$1.ko" ;;
+	esac
+	log "module $1 <- $path"
+}
+
+# Modules a module depends on, dependencies first, listed in ORDER.
+add_deps() { # ko order-file
+	local ko=$1 order=$2 dep
 	local deps
 	deps=$(modinfo -F depends "$ko" 2>/dev/null | tr ',' ' ')
 	for dep in $deps; do
-		[ -e "$root/lib/modules/$dep.ko" ] && continue
-		path=
-		for d in "$moddir" "$kdir"; do
-			[ -n "$d" ] && [ -d "$d" ] || continue
-			path=$(find "$d" -name "$dep.ko*" 2>/dev/null | head -n1)
-			[ -n "$path" ] && break
-		done
-		[ -n "$path" ] || die "dependency $dep of $(basename "$ko") not found in ${moddir:-?} ${kdir:-}"
-		case $path in
-		*.ko.xz) xz -dc "$path" >"$root/lib/modules/$dep.ko" ;;
-		*.ko.zst) zstd -qdc "$path" >"$root/lib/modules/$dep.ko" ;;
-		*.ko.gz) gzip -dc "$path" >"$root/lib/modules/$dep.ko" ;;
-		*) cp "$path" "$root/lib/modules/$dep.ko" ;;
-		esac
-		log "dependency $dep <- $path"
-		add_deps "$root/lib/modules/$dep.ko"
-		echo "$dep" >>"$root/lib/modules/load-order"
+		grep -qx "$dep" "$root/lib/modules/load-order" "$root/lib/modules/extra-order" \
+			2>/dev/null && continue
+		copy_module "$dep" ||
+			die "dependency $dep of $(basename "$ko") not found in ${moddir:-?} ${kdir:-}"
+		add_deps "$root/lib/modules/$dep.ko" "$order"
+		echo "$dep" >>"$order"
 	done
 }
 : >"$root/lib/modules/load-order"
-add_deps "$module"
+: >"$root/lib/modules/extra-order"
+# Modules perfprobe.ko depends on (normally none: genetlink is built in).
+add_deps "$module" "$root/lib/modules/load-order"
+# Kernel modules other tests need (built in, or missing, is not an error).
+for m in ${extra_mods[@]+"${extra_mods[@]}"}; do
+	grep -qx "$m" "$root/lib/modules/extra-order" && continue
+	copy_module "$m" || { log "module $m: not found (built in?)"; continue; }
+	add_deps "$root/lib/modules/$m.ko" "$root/lib/modules/extra-order"
+	echo "$m" >>"$root/lib/modules/extra-order"
+done
 
 # Shared libraries of the dynamically linked programs.
 copy_libs() { # program

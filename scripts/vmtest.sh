@@ -216,6 +216,10 @@ fi
 PPADD=()
 if run_logged tools make -s -C "$ROOT" tools; then
 	PPADD=(--add "$ROOT/build/perfprobe" --add "$ROOT/build/perfprobe-hello")
+	# the kernel crypto API over AF_ALG, for crypto_kcapi
+	for m in af_alg algif_skcipher algif_hash crypto_user des_generic sha512_generic md5; do
+		PPADD+=(--extra-module "$m")
+	done
 else
 	echo "# building perfprobe failed: the guest's cli group will fail"
 fi

@@ -235,6 +235,20 @@ if want cli && [ -x "$PPC" ]; then
 	$PPC --quick --no-save run lat_syscall >/tmp/o 2>/dev/null
 	has "text output: the kernel view table" '^Kernel view \(perfprobe.ko\)' /tmp/o
 	sed -n '/^Kernel view/,/^$/p' /tmp/o | sed 's/^/# /'
+	# The kernel crypto API through AF_ALG (absent on the build host).
+	while read -r m; do
+		insmod "/lib/modules/$m.ko" 2>/dev/null
+	done </lib/modules/extra-order
+	$PPC --quick --no-save --json run crypto_kcapi >/tmp/o 2>/tmp/e
+	check "crypto_kcapi over AF_ALG exits 0" [ $? -eq 0 ]
+	has "crypto_kcapi: nothing failed" '"failed": \[\]' /tmp/o
+	n=$(grep -c '"key": "crypto-kcapi-' /tmp/o)
+	check "crypto_kcapi: 66 rates and 11 CPU loads ($n results)" [ "$n" -eq 77 ]
+	has "crypto_kcapi: the driver the kernel chose is named" 'crypto-kcapi-aes-128-cbc-driver' /tmp/o
+	grep -A1 '"name": "crypto-kcapi-.*-driver"' /tmp/o | grep -o '"text": .*' | sed 's/^/# driver: /'
+	PERFPROBE_CRYPTO_BREAK_KAT=des3 $PPC --quick --no-save run crypto_kcapi >/tmp/o 2>&1
+	check "crypto_kcapi: a broken known-answer test fails the run" [ $? -eq 1 ]
+	has "crypto_kcapi: the failure names the known-answer test" 'known-answer test' /tmp/o
 	su ppuser -c "$PPC kmod status" >/tmp/o 2>&1
 	has "unprivileged kmod status: refused with the kernel's reason" 'kernel reports' /tmp/o
 	dmesg_check "perfprobe command"
