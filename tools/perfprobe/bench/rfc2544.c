@@ -180,11 +180,12 @@ static int report(struct search *s, const char *what, double pps, double max_los
 	snprintf(key, sizeof(key), "rfc2544-%s-%u-fps", what, s->frame);
 	if (pp_report(s->ctx, key, "frames/s", PP_HIGHER_IS_BETTER, v->fps, v->n, 1))
 		return -1;
-	pp_progress(s->ctx, "rfc2544-%s-%u: %.1f Mbit/s asked, %.1f offered (%.0f frames/s of %u "
-		    "bytes, UDP payload %u): loss <= %.1f%% in %u of %u validation trials; "
-		    "with 95%% confidence a trial at this rate exceeds it with probability < %.0f%%",
-		    what, s->frame, mbit_of(s, pps), mbit_of(s, offered), offered, s->frame,
-		    s->size, max_loss, s->md->k, s->md->k, conf * 100);
+	snprintf(key, sizeof(key), "rfc2544-%s-%u-validation", what, s->frame);
+	pp_info(s->ctx, key, "%.1f Mbit/s asked, %.1f offered (%.0f frames/s of %u bytes, "
+		"UDP payload %u): loss <= %.1f%% in %u of %u validation trials; with 95%% "
+		"confidence a trial at this rate exceeds it with probability < %.0f%%",
+		mbit_of(s, pps), mbit_of(s, offered), offered, s->frame, s->size, max_loss,
+		s->md->k, s->md->k, conf * 100);
 	return 0;
 }
 
@@ -256,6 +257,7 @@ static int confirm_both(struct search *s, double ndr_pps, double pdr_pps)
 static int one_frame(struct search *s, unsigned int frame)
 {
 	double lo = 0, hi, loss, pdr_lo, pdr_hi;
+	char name[PP_KEY_MAX];
 	int ret;
 
 	s->frame = frame;
@@ -278,10 +280,11 @@ static int one_frame(struct search *s, unsigned int frame)
 	if (bisect(s, 0, &lo, &hi))
 		return -1;
 	ret = confirm_both(s, lo > 0 ? lo : hi / 2, pdr_lo > 0 ? pdr_lo : pdr_hi / 2);
-	pp_progress(s->ctx, "rfc2544-%u: %u trials of %u ms (%u failed as the sender fell behind), "
-		    "unpaced sender %.1f Mbit/s; socket buffers: sndbuf %u, netserver rcvbuf %u",
-		    frame, s->trials, s->md->trial_ms, s->invalid, mbit_of(s, s->max_pps),
-		    s->o->sndbuf, s->o->srv.rcvbuf);
+	snprintf(name, sizeof(name), "rfc2544-%u-search", frame);
+	pp_info(s->ctx, name, "%u trials of %u ms (%u failed as the sender fell behind), "
+		"unpaced sender %.1f Mbit/s; socket buffers: sndbuf %u, netserver rcvbuf %u",
+		s->trials, s->md->trial_ms, s->invalid, mbit_of(s, s->max_pps), s->o->sndbuf,
+		s->o->srv.rcvbuf);
 	return ret;
 }
 
