@@ -303,7 +303,14 @@ static void print_table(FILE *f, const struct pp_table *t,
 		const struct pp_meta *m = &runs[i].meta;
 		char os[160], cell[32];
 
+		/*
+		 * lmbench's "Linux 2.4.19"; a release too long for the
+		 * column goes without the system name, so that rows of
+		 * 6.1.0-57-amd64 and 6.1.0-58-amd64 still differ.
+		 */
 		snprintf(os, sizeof(os), "%s %s", m->sysname, m->release);
+		if (strlen(os) > 13)
+			snprintf(os, sizeof(os), "%s", m->release);
 		fprintf(f, "%-9.9s %13.13s", m->hostname, os);
 		for (c = t->cols; c->width; c++) {
 			double v = col_value(&runs[i], c);
