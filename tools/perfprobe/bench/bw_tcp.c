@@ -212,24 +212,11 @@ static int bw_tcp_run(struct pp_ctx *ctx)
 	unsigned int i;
 	pid_t pid;
 
-	lsock = pp_loopback_socket(SOCK_STREAM, &sin);
-	if (lsock < 0)
-		return pp_skip(ctx, NULL, "TCP on 127.0.0.1: %s (is 'lo' up?)", strerror(-lsock));
+	ret = pp_tcp_helper_server(ctx, NULL, 8, server, &lsock, &pid, &sin);
+	if (ret)
+		return ret;
+	/* accepted connections take their buffer size from the listener */
 	sockbuf(lsock, SO_SNDBUF);
-	reuseaddr(lsock);
-	if (listen(lsock, 8)) {
-		ret = pp_fail(ctx, "listen: %s", strerror(errno));
-		close(lsock);
-		return ret;
-	}
-	pid = pp_child_fork();
-	if (pid < 0) {
-		ret = pp_fail(ctx, "fork: %s", strerror(errno));
-		close(lsock);
-		return ret;
-	}
-	if (pid == 0)
-		server(lsock);
 	pp_sigpipe_ignore(&old);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		if (sizes[i].full_only && !ctx->opts.full)

@@ -107,22 +107,9 @@ static int lat_connect_run(struct pp_ctx *ctx)
 	int lsock, ret;
 	pid_t pid;
 
-	lsock = pp_loopback_socket(SOCK_STREAM, &sin);
-	if (lsock < 0)
-		return pp_skip(ctx, NULL, "TCP on 127.0.0.1: %s (is 'lo' up?)", strerror(-lsock));
-	if (listen(lsock, CONNECT_BACKLOG)) {
-		ret = pp_fail(ctx, "listen: %s", strerror(errno));
-		close(lsock);
+	ret = pp_tcp_helper_server(ctx, NULL, CONNECT_BACKLOG, server, &lsock, &pid, &sin);
+	if (ret)
 		return ret;
-	}
-	pid = pp_child_fork();
-	if (pid < 0) {
-		ret = pp_fail(ctx, "fork: %s", strerror(errno));
-		close(lsock);
-		return ret;
-	}
-	if (pid == 0)
-		server(lsock);
 	ret = measure(ctx, &sin, pid);
 	pp_child_stop(pid);
 	close(lsock);

@@ -15,13 +15,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/select.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -82,18 +79,11 @@ static int dup_n(struct sel_state *s, int fd)
 	return 0;
 }
 
-/* A child that accepts connections and drains them, like lmbench's. */
-static pid_t tcp_server(int lsock)
+/* The helper: accepts connections and drains them, like lmbench's. */
+static __attribute__((noreturn)) void drain_server(int lsock)
 {
-	pid_t parent = getpid();
-	pid_t pid = fork();
 	char c;
 
-	if (pid != 0)
-		return pid;
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(0);
 	for (;;) {
 		int c_fd = accept(lsock, NULL, NULL);
 
@@ -112,20 +102,9 @@ static int sel_tcp(struct pp_ctx *ctx, struct sel_state *s)
 	int lsock, sock = -1, ret;
 	pid_t pid;
 
-	lsock = pp_loopback_socket(SOCK_STREAM, &sin);
-	if (lsock < 0)
-		return pp_skip(ctx, key, "TCP on the loopback: %s (is 'lo' up?)",
-			       strerror(-lsock));
-	if (listen(lsock, 8)) {
-		ret = pp_fail(ctx, "listen: %s", strerror(errno));
-		close(lsock);
+	ret = pp_tcp_helper_server(ctx, key, 8, drain_server, &lsock, &pid, &sin);
+	if (ret)
 		return ret;
-	}
-	pid = tcp_server(lsock);
-	if (pid < 0) {
-		close(lsock);
-		return pp_fail(ctx, "fork: %s", strerror(errno));
-	}
 	sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (sock < 0 || connect(sock, (struct sockaddr *)&sin, sizeof(sin))) {
 		ret = pp_fail(ctx, "connect to 127.0.0.1:%d: %s", ntohs(sin.sin_port),
@@ -143,8 +122,7 @@ out:
 	if (sock >= 0)
 		close(sock);
 	close(lsock);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	pp_child_stop(pid);
 	return ret;
 }
 

@@ -68,20 +68,9 @@ static int lat_tcp_run(struct pp_ctx *ctx)
 	int lsock, fd = -1, ret;
 	pid_t pid = -1;
 
-	lsock = pp_loopback_socket(SOCK_STREAM, &sin);
-	if (lsock < 0)
-		return pp_skip(ctx, NULL, "TCP on 127.0.0.1: %s (is 'lo' up?)", strerror(-lsock));
-	if (listen(lsock, 1)) {
-		ret = pp_fail(ctx, "listen: %s", strerror(errno));
-		goto out;
-	}
-	pid = pp_child_fork();
-	if (pid < 0) {
-		ret = pp_fail(ctx, "fork: %s", strerror(errno));
-		goto out;
-	}
-	if (pid == 0)
-		server(lsock);
+	ret = pp_tcp_helper_server(ctx, NULL, 1, server, &lsock, &pid, &sin);
+	if (ret)
+		return ret;
 	pp_sigpipe_ignore(&old);
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin))) {
@@ -100,7 +89,6 @@ static int lat_tcp_run(struct pp_ctx *ctx)
 		ret = pp_latency_placed(ctx, "lat_tcp", do_tcp, &fd, &pid, 1);
 restore:
 	pp_sigpipe_restore(&old);
-out:
 	pp_child_stop(pid);
 	if (fd >= 0)
 		close(fd);
