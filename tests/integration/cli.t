@@ -62,16 +62,6 @@ check "--cpu 0 recorded in the options" jq -e '.meta.options.pin_cpu == 0' "$T_T
 check "run saved under <dir>/<host>/<date>/" test -n "$(find "$T_TMP/res/$(hostname)" -name '*.json' 2>/dev/null)"
 
 # bad input: one line on stderr, the documented exit code
-bad() {	# bad WANT-RC DESCRIPTION ARGS...
-	want=$1
-	d=$2
-	shift 2
-	"$PERFPROBE" "$@" >"$T_TMP/out" 2>"$T_TMP/e"
-	rc=$?
-	lines=$(wc -l <"$T_TMP/e")
-	ok $([ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -q '^perfprobe: ' "$T_TMP/e"; echo $?) \
-		"$d: exit $want and one error line (got $rc, $lines lines)"
-}
 bad 2 "unknown command" frobnicate
 bad 2 "unknown option" --frobnicate syscall
 bad 2 "bad --repeat" --repeat zero syscall

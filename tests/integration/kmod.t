@@ -114,16 +114,6 @@ else
 	for d in exit vermagic verdict json; do skip "kmod check $d: no kmod/perfprobe.ko (make kmod)"; done
 fi
 
-bad() {	# bad WANT-RC DESCRIPTION ARGS...
-	want=$1
-	d=$2
-	shift 2
-	"$PERFPROBE" "$@" >"$T_TMP/out" 2>"$T_TMP/e"
-	rc=$?
-	lines=$(wc -l <"$T_TMP/e")
-	ok $([ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -q '^perfprobe: ' "$T_TMP/e"; echo $?) \
-		"$d: exit $want and one error line (got $rc, $lines lines)"
-}
 echo "not an ELF" >"$T_TMP/text.ko"
 bad 3 "kmod check of a text file" kmod check "$T_TMP/text.ko"
 check "the error names the file" grep -q "$T_TMP/text.ko" "$T_TMP/e"

@@ -9,28 +9,9 @@
 # 2x lower than the size before it (a time slice of another task inflates
 # one point); a chain that skipped most of the array would fall further.
 
-PERFPROBE=${PERFPROBE:-./perfprobe}
-N=11
-t=0
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-
-ok() {
-	t=$((t + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
-}
-
-skip() {
-	t=$((t + 1))
-	echo "ok $t # SKIP $1"
-}
-
-echo "1..$N"
-
-if ! command -v jq >/dev/null; then
-	for _ in $(seq $N); do skip "jq not installed"; done
-	exit 0
-fi
+. "$(dirname "$0")/tap.sh"
+plan 11
+out=$T_TMP/out.json
 
 "$PERFPROBE" --quick --no-save --json run lat_mem_rd >"$out" 2>/dev/null
 ok $? "perfprobe run lat_mem_rd exits 0"
@@ -111,3 +92,5 @@ if [ "$l1" -gt 0 ]; then
 else
 	skip "no L1 size in sysfs or getconf"
 fi
+
+done_testing

@@ -5,28 +5,9 @@
 # under --quick.  TAP.  PERFPROBE names the binary (default ./perfprobe).
 # Needs jq.
 
-PERFPROBE=${PERFPROBE:-./perfprobe}
-N=9
-t=0
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-
-ok() {
-	t=$((t + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fi
-}
-
-skip() {
-	t=$((t + 1))
-	echo "ok $t # SKIP $1"
-}
-
-echo "1..$N"
-
-if ! command -v jq >/dev/null; then
-	for _ in $(seq $N); do skip "jq not installed"; done
-	exit 0
-fi
+. "$(dirname "$0")/tap.sh"
+plan 9
+out=$T_TMP/out.json
 
 "$PERFPROBE" --quick --no-save --json run lat_ops lat_proccall lat_sem >"$out" 2>/dev/null
 rc=$?
@@ -87,3 +68,5 @@ ok $? "int add ($a ns) is a plausible dependent-chain latency"
 p=$(val lat_proc-proccall)
 awk -v p="$p" 'BEGIN { exit !(p > 0 && p < 1) }'
 ok $? "a procedure call ($p us) takes under a microsecond"
+
+done_testing

@@ -34,3 +34,16 @@ in_netns() {
 		"$@"
 	fi
 }
+
+# Bad input: perfprobe exits WANT-RC with exactly one "perfprobe: ..." line
+# on stderr.
+bad() {	# bad WANT-RC DESCRIPTION ARGS...
+	want=$1
+	d=$2
+	shift 2
+	"$PERFPROBE" "$@" >"$T_TMP/out" 2>"$T_TMP/e"
+	rc=$?
+	lines=$(wc -l <"$T_TMP/e")
+	ok $([ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -q '^perfprobe: ' "$T_TMP/e"; echo $?) \
+		"$d: exit $want and one error line (got $rc, $lines lines)"
+}
