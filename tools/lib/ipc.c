@@ -279,45 +279,6 @@ int pp_recv_timeout(int fd)
 	return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ? -errno : 0;
 }
 
-int pp_io_err(ssize_t r)
-{
-	return r < 0 ? -errno : -EPIPE;
-}
-
-int pp_read_full(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-
-	while (n > 0) {
-		ssize_t r = read(fd, p, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return pp_io_err(r);
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-int pp_write_full(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n > 0) {
-		ssize_t r = write(fd, p, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return pp_io_err(r);
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 void pp_sigpipe_ignore(struct sigaction *old)
 {
 	struct sigaction sa;

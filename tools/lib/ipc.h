@@ -88,11 +88,6 @@ int pp_tcp_helper_server(struct pp_ctx *ctx, const char *key, int backlog,
 /* A receive timeout of PP_IPC_TIMEOUT_S seconds on fd. */
 int pp_recv_timeout(int fd);
 
-/* Read or write exactly n bytes: 0, -errno, or -EPIPE at end of file. */
-int pp_read_full(int fd, void *buf, size_t n);
-int pp_write_full(int fd, const void *buf, size_t n);
-/* The error of a short read() or write() r: -errno, or -EPIPE for EOF. */
-int pp_io_err(ssize_t r);
 
 /* SIGPIPE ignored for the benchmark (a dead helper gives EPIPE instead). */
 void pp_sigpipe_ignore(struct sigaction *old);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -155,4 +156,55 @@ int pp_mkdirs(const char *path, unsigned int mode)
 	if (mkdir(tmp, mode) && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+int pp_io_err(ssize_t r)
+{
+	return r < 0 ? -errno : -EPIPE;
+}
+
+int pp_read_full(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+
+	while (n > 0) {
+		ssize_t r = read(fd, p, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return pp_io_err(r);
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int pp_write_full(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n > 0) {
+		ssize_t r = write(fd, p, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return pp_io_err(r);
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int pp_usage_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perfprobe: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see 'perfprobe help')\n", stderr);
+	return PP_EXIT_USAGE;
 }

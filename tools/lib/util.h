@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -42,6 +43,18 @@ bool pp_strlcpy(char *dst, const char *src, size_t size);
 
 /* Read the first line of a small file (sysfs, procfs); strips '\n'. */
 int pp_read_line(const char *path, char *buf, size_t size);
+
+/* Read or write exactly n bytes: 0, -errno, or -EPIPE at end of file. */
+int pp_read_full(int fd, void *buf, size_t n);
+int pp_write_full(int fd, const void *buf, size_t n);
+/* The error of a short read() or write() r: -errno, or -EPIPE for EOF. */
+int pp_io_err(ssize_t r);
+
+/*
+ * A usage error: "perfprobe: <message> (see 'perfprobe help')" on stderr;
+ * returns PP_EXIT_USAGE.
+ */
+int pp_usage_err(const char *fmt, ...) __printf(1, 2);
 
 /* mkdir -p */
 int pp_mkdirs(const char *path, unsigned int mode);

@@ -116,29 +116,15 @@ static void usage(FILE *f)
 		DEFAULT_SAMPLES, DEFAULT_NOISE_PCT);
 }
 
-static int usage_err(const char *fmt, ...) __printf(1, 2);
-
-static int usage_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfprobe: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see 'perfprobe help')\n", stderr);
-	return PP_EXIT_USAGE;
-}
-
 static int check_cpu(const char *arg, int *cpu)
 {
 	cpu_set_t set;
 	uint64_t v;
 
 	if (pp_parse_u64(arg, 0, CPU_SETSIZE - 1, &v))
-		return usage_err("--cpu: '%s' is not a CPU number", arg);
+		return pp_usage_err("--cpu: '%s' is not a CPU number", arg);
 	if (sched_getaffinity(0, sizeof(set), &set) || !CPU_ISSET((int)v, &set))
-		return usage_err("--cpu: CPU %s is not online or not allowed here", arg);
+		return pp_usage_err("--cpu: CPU %s is not online or not allowed here", arg);
 	*cpu = (int)v;
 	return 0;
 }
@@ -160,12 +146,12 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 		break;
 	case 'o':
 		if (!*optarg)
-			return usage_err("-o: empty file name");
+			return pp_usage_err("-o: empty file name");
 		cli->opts.out = optarg;
 		break;
 	case 'r':
 		if (pp_parse_u64(optarg, 1, PP_MAX_SAMPLES, &v))
-			return usage_err("--repeat: '%s' is not a number from 1 to %d",
+			return pp_usage_err("--repeat: '%s' is not a number from 1 to %d",
 					 optarg, PP_MAX_SAMPLES);
 		cli->opts.samples = (unsigned int)v;
 		cli->repeat_set = true;
@@ -189,7 +175,7 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 		break;
 	case OPT_RESULTS_DIR:
 		if (!*optarg)
-			return usage_err("--results-dir: empty directory name");
+			return pp_usage_err("--results-dir: empty directory name");
 		cli->opts.results_dir = optarg;
 		break;
 	case OPT_NO_SAVE:
@@ -197,21 +183,21 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 		break;
 	case OPT_TMPDIR:
 		if (access(optarg, W_OK | X_OK))
-			return usage_err("--tmpdir: '%s' is not a writable directory",
+			return pp_usage_err("--tmpdir: '%s' is not a writable directory",
 					 optarg);
 		cli->opts.tmpdir = optarg;
 		break;
 	case OPT_NOISE:
 		if (pp_parse_double(optarg, 0.01, 1000, &d))
-			return usage_err("--noise: '%s' is not a percentage", optarg);
+			return pp_usage_err("--noise: '%s' is not a percentage", optarg);
 		cli->opts.noise_pct = d;
 		break;
 	case ':':
-		return usage_err("option '%s' needs a value", argv[optind - 1]);
+		return pp_usage_err("option '%s' needs a value", argv[optind - 1]);
 	default:
 		if (optopt)
-			return usage_err("unknown option '-%c'", optopt);
-		return usage_err("unknown option '%s'", argv[optind - 1]);
+			return pp_usage_err("unknown option '-%c'", optopt);
+		return pp_usage_err("unknown option '%s'", argv[optind - 1]);
 	}
 	return 0;
 }
@@ -310,7 +296,7 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 			return ret;
 	}
 	if (ps.quick && ps.full)
-		return usage_err("--quick and --full exclude each other");
+		return pp_usage_err("--quick and --full exclude each other");
 	cli->opts.quick = ps.quick;
 	cli->opts.full = ps.full;
 	if (ps.quick) {
@@ -333,9 +319,9 @@ static int cmd_list(struct pp_cli *cli, int argc, char **argv)
 
 	(void)cli;
 	if (argc > 1)
-		return usage_err("list: at most one group");
+		return pp_usage_err("list: at most one group");
 	if (argc == 1 && !pp_group_valid(argv[0]))
-		return usage_err("list: unknown group '%s'", argv[0]);
+		return pp_usage_err("list: unknown group '%s'", argv[0]);
 	for (i = 0; i < pp_nbenches; i++) {
 		const struct pp_bench *b = pp_benches[i];
 
@@ -509,7 +495,7 @@ static int select_and_run(struct pp_cli *cli, int nnames, char **names,
 		const struct pp_bench *b = pp_bench_find(names[a]);
 
 		if (!b && !pp_group_valid(names[a]))
-			return usage_err("run: no benchmark or group named '%s'", names[a]);
+			return pp_usage_err("run: no benchmark or group named '%s'", names[a]);
 		for (i = 0; i < pp_nbenches; i++) {
 			const struct pp_bench *c = pp_benches[i];
 
@@ -535,7 +521,7 @@ static int cmd_syscall(struct pp_cli *cli, int argc, char **argv)
 
 	(void)argv;
 	if (argc)
-		return usage_err("syscall: takes no arguments");
+		return pp_usage_err("syscall: takes no arguments");
 	return select_and_run(cli, 1, proc, "syscall");
 }
 
@@ -548,9 +534,9 @@ static int cmd_summary(struct pp_cli *cli, int argc, char **argv)
 	int i, ret = 0;
 
 	if (argc < 1)
-		return usage_err("summary: give one or more result files");
+		return pp_usage_err("summary: give one or more result files");
 	if (cli->opts.json)
-		return usage_err("summary: --json is not supported: the files already are JSON");
+		return pp_usage_err("summary: --json is not supported: the files already are JSON");
 	runs = calloc((size_t)argc, sizeof(*runs));
 	if (!runs)
 		return PP_EXIT_FAIL;
@@ -614,5 +600,5 @@ int pp_main(int argc, char **argv)
 	cmd = find_cmd(cli.cmd);
 	if (cmd)
 		return cmd->fn(&cli, cli.nargs, cli.args);
-	return usage_err("unknown command '%s'", cli.cmd);
+	return pp_usage_err("unknown command '%s'", cli.cmd);
 }

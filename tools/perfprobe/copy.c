@@ -138,17 +138,17 @@ static int copy_opts(struct pp_cli *cli, struct copy_cfg *c)
 		const struct pp_cli_opt *o = &cli->copts[i];
 
 		if (o->val == 'd' && pp_copy_parse_dir(o->arg, &c->dirs))
-			return pp_kmod_usage("copy: --dir: '%s' is not in, out, clear or all",
+			return pp_usage_err("copy: --dir: '%s' is not in, out, clear or all",
 					     o->arg);
 		if (o->val == 's' &&
 		    pp_copy_parse_list(o->arg, 1, PERFPROBE_COPY_MAX_SIZE, c->sizes,
 				       PP_COPY_MAX_SIZES, &c->nsizes))
-			return pp_kmod_usage("copy: --sizes: '%s' is not a list of sizes from 1 to 64m (e.g. 3,4k,1m)",
+			return pp_usage_err("copy: --sizes: '%s' is not a list of sizes from 1 to 64m (e.g. 3,4k,1m)",
 					     o->arg);
 		if (o->val == 'a' &&
 		    pp_copy_parse_list(o->arg, 0, MAX_ALIGN, c->aligns,
 				       PP_COPY_MAX_ALIGNS, &c->naligns))
-			return pp_kmod_usage("copy: --align: '%s' is not a list of offsets from 0 to %llu",
+			return pp_usage_err("copy: --align: '%s' is not a list of offsets from 0 to %llu",
 					     o->arg, MAX_ALIGN);
 	}
 	return 0;
@@ -522,7 +522,7 @@ int pp_cmd_copy(struct pp_cli *cli, int argc, char **argv)
 
 	(void)argv;
 	if (argc)
-		return pp_kmod_usage("copy: takes no arguments, only --dir, --sizes and --align");
+		return pp_usage_err("copy: takes no arguments, only --dir, --sizes and --align");
 	ret = copy_opts(cli, &cfg);
 	if (ret)
 		return ret;

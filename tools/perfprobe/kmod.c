@@ -20,18 +20,6 @@
 #define TIMER_FULL_COUNT	10000U
 #define HIST_BAR_WIDTH		40
 
-int pp_kmod_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfprobe: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see 'perfprobe help')\n", stderr);
-	return PP_EXIT_USAGE;
-}
-
 int pp_kmod_open(struct ppnl *s, struct ppnl_info *info, const char *what)
 {
 	int ret = ppnl_connect(s, info);
@@ -317,18 +305,18 @@ static int kmod_check(struct pp_cli *cli, const char *path)
 int pp_cmd_kmod(struct pp_cli *cli, int argc, char **argv)
 {
 	if (argc < 1)
-		return pp_kmod_usage("kmod: say 'kmod status' or 'kmod check FILE.ko'");
+		return pp_usage_err("kmod: say 'kmod status' or 'kmod check FILE.ko'");
 	if (!strcmp(argv[0], "status")) {
 		if (argc != 1)
-			return pp_kmod_usage("kmod status: takes no arguments");
+			return pp_usage_err("kmod status: takes no arguments");
 		return kmod_status(cli);
 	}
 	if (!strcmp(argv[0], "check")) {
 		if (argc != 2)
-			return pp_kmod_usage("kmod check: give one module file (FILE.ko)");
+			return pp_usage_err("kmod check: give one module file (FILE.ko)");
 		return kmod_check(cli, argv[1]);
 	}
-	return pp_kmod_usage("kmod: unknown subcommand '%s'", argv[0]);
+	return pp_usage_err("kmod: unknown subcommand '%s'", argv[0]);
 }
 
 /* --- timer --- */
@@ -345,14 +333,14 @@ int pp_timer_check(uint64_t period_ns, uint64_t count)
 {
 	if (period_ns < PERFPROBE_TIMER_MIN_PERIOD_NS ||
 	    period_ns > PERFPROBE_TIMER_MAX_PERIOD_NS)
-		return pp_kmod_usage("timer: --period must be %llu to %llu ns",
+		return pp_usage_err("timer: --period must be %llu to %llu ns",
 				     PERFPROBE_TIMER_MIN_PERIOD_NS,
 				     PERFPROBE_TIMER_MAX_PERIOD_NS);
 	if (count < 1 || count > PERFPROBE_TIMER_MAX_COUNT)
-		return pp_kmod_usage("timer: --count must be 1 to %u",
+		return pp_usage_err("timer: --count must be 1 to %u",
 				     PERFPROBE_TIMER_MAX_COUNT);
 	if (period_ns * count > PERFPROBE_TIMER_MAX_TOTAL_NS)
-		return pp_kmod_usage("timer: --period x --count must be at most 1 s (%llu ns)",
+		return pp_usage_err("timer: --period x --count must be at most 1 s (%llu ns)",
 				     PERFPROBE_TIMER_MAX_TOTAL_NS);
 	return 0;
 }
@@ -369,7 +357,7 @@ static int timer_opts(struct pp_cli *cli, uint64_t *period, uint64_t *count)
 		uint64_t *dst = o->val == 'p' ? period : count;
 
 		if (pp_parse_u64(o->arg, 0, UINT64_MAX / 2, dst))
-			return pp_kmod_usage("timer: %s: '%s' is not a number",
+			return pp_usage_err("timer: %s: '%s' is not a number",
 					     o->val == 'p' ? "--period" : "--count", o->arg);
 	}
 	return pp_timer_check(*period, *count);
@@ -413,7 +401,7 @@ int pp_cmd_timer(struct pp_cli *cli, int argc, char **argv)
 
 	(void)argv;
 	if (argc)
-		return pp_kmod_usage("timer: takes no arguments, only --period NS and --count N");
+		return pp_usage_err("timer: takes no arguments, only --period NS and --count N");
 	ret = timer_opts(cli, &period, &count);
 	if (ret)
 		return ret;

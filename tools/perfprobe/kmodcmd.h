@@ -23,8 +23,6 @@ extern const struct pp_cmd_opts pp_trace_opts;
 
 /* --- shared by the commands (kmod.c) --- */
 
-/* "perfprobe: <msg> (see 'perfprobe help')"; returns PP_EXIT_USAGE. */
-int pp_kmod_usage(const char *fmt, ...) __printf(1, 2);
 
 /*
  * Connect to perfprobe.ko.  Returns 0, or the exit code after one line

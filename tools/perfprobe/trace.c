@@ -323,7 +323,7 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
 	int ret;
 
 	if (argc < 1)
-		return pp_kmod_usage("trace: give the command to run: perfprobe trace [-H] -- COMMAND [ARGS]");
+		return pp_usage_err("trace: give the command to run: perfprobe trace [-H] -- COMMAND [ARGS]");
 	ret = pp_kmod_open(&s, &info, "trace");
 	if (ret)
 		return ret;

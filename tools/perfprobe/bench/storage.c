@@ -102,37 +102,6 @@ static double wall_now(void)
 	return (double)pp_now_ns() * 1e-9;
 }
 
-/* Whole writes and reads: a short transfer is retried, EOF is -EIO. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int read_all(int fd, char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = read(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* len bytes in bs-sized calls (and fsync when writing). */
 static int transfer(int fd, char *buf, size_t bs, size_t len, bool wr)
 {
@@ -140,7 +109,7 @@ static int transfer(int fd, char *buf, size_t bs, size_t len, bool wr)
 	int ret;
 
 	for (done = 0; done < len; done += bs) {
-		ret = wr ? write_all(fd, buf, bs) : read_all(fd, buf, bs);
+		ret = wr ? pp_write_full(fd, buf, bs) : pp_read_full(fd, buf, bs);
 		if (ret)
 			return ret;
 	}
