@@ -3,7 +3,7 @@
 # The perfprobe command: the Processor/Processes run, its JSON, the
 # summary of result files, exit codes and every bad input.
 . "$(dirname "$0")/tap.sh"
-plan 30
+plan 32
 
 J=$T_TMP/syscall.json
 in_netns "$PERFPROBE" --quick --json --no-save syscall >"$J" 2>"$T_TMP/err"
@@ -60,6 +60,18 @@ check "--cpu 0 recorded in the options" jq -e '.meta.options.pin_cpu == 0' "$T_T
 # saving under the results directory
 "$PERFPROBE" --quick --results-dir "$T_TMP/res" run lat_syscall >/dev/null 2>&1
 check "run saved under <dir>/<host>/<date>/" test -n "$(find "$T_TMP/res/$(hostname)" -name '*.json' 2>/dev/null)"
+
+# a default results directory that cannot be written: said, not fatal;
+# one asked for with --results-dir: fatal
+touch "$T_TMP/notadir"
+env -u PERFPROBE_RESULTS_DIR -u XDG_DATA_HOME HOME="$T_TMP/notadir" \
+	"$PERFPROBE" --quick run lat_syscall >/dev/null 2>"$T_TMP/e"
+rc=$?
+ok $([ $rc -eq 0 ] && grep -q 'cannot save results' "$T_TMP/e"; echo $?) \
+	"unwritable default results directory: a warning, exit 0 (got $rc)"
+"$PERFPROBE" --quick --results-dir "$T_TMP/notadir/x" run lat_syscall >/dev/null 2>&1
+rc=$?
+ok $([ $rc -eq 1 ]; echo $?) "unwritable --results-dir: exit 1 (got $rc)"
 
 # bad input: one line on stderr, the documented exit code
 bad 2 "unknown command" frobnicate

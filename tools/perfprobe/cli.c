@@ -393,8 +393,10 @@ static int save_results(struct pp_ctx *ctx, const char *tag)
 	if (!err)
 		err = pp_run_save(ctx->run, path);
 	if (err) {
-		pp_err("%s: cannot save results: %s", dir, strerror(-err));
-		return -1;
+		pp_err("%s: cannot save results: %s%s", dir, strerror(-err),
+		       ctx->opts.results_dir ? "" : " (not kept; use --results-dir DIR or --no-save)");
+		/* Only a directory the user asked for makes the run fail. */
+		return ctx->opts.results_dir ? -1 : ret;
 	}
 	fprintf(stderr, "perfprobe: results saved to %s\n", path);
 	return ret;
