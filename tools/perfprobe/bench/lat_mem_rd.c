@@ -26,6 +26,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -409,19 +410,33 @@ static void curve_free(struct curve *cv)
 		free(cv->pt[p].ns);
 }
 
+#define HUGE_ALIGN	(2ul << 20)
+
+/*
+ * The stride curves get one kind of page for every size: huge pages where
+ * the kernel has them (a 2 MB aligned buffer), so the curve shows the
+ * caches and not whether khugepaged happened to have collapsed this range
+ * yet; the random walk gets base pages, to show their TLB.
+ */
 static int map_buffer(struct mem *m, bool base_pages)
 {
-	m->len = m->top + m->page;
-	m->buf = mmap(NULL, m->len, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m->buf == MAP_FAILED) {
+	size_t want = m->top + m->page;
+	char *p, *aligned;
+
+	m->len = want + HUGE_ALIGN;
+	p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
 		m->buf = NULL;
 		return -errno;
 	}
-#ifdef MADV_NOHUGEPAGE
-	/* The random walk shows the TLB of base pages. */
-	if (base_pages)
-		madvise(m->buf, m->len, MADV_NOHUGEPAGE);
+	/* Trim to a 2 MB aligned start; the tail stays mapped, unused. */
+	aligned = (char *)(((uintptr_t)p + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1));
+	if (aligned != p)
+		munmap(p, (size_t)(aligned - p));
+	m->len -= (size_t)(aligned - p);
+	m->buf = aligned;
+#if defined(MADV_NOHUGEPAGE) && defined(MADV_HUGEPAGE)
+	madvise(m->buf, m->len, base_pages ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
 #endif
 	return 0;
 }
