@@ -38,23 +38,30 @@ WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
 CFLAGS ?= -O2 -g
 comma := ,
 SANFLAGS := $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
-PP_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP \
-	-DPP_VERSION='"$(PP_VERSION)"' -Iinclude -Itools/lib -Itools/perfprobe -I$(O)/gen \
+# The core (tools/lib) sees only itself and the uapi: a core file that
+# includes a feature or CLI header does not build.  Everything else sees
+# the core and tools/perfprobe, whose features are named by directory:
+# "kernel/ppnl.h", "net/netproto.h", "report/summary.h".
+CORE_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP \
+	-DPP_VERSION='"$(PP_VERSION)"' -Iinclude -Itools/lib \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PP_CFLAGS := $(CORE_CFLAGS) -Itools/perfprobe -I$(O)/gen
 PP_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 PP_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 
-LIB_SRCS := $(wildcard tools/lib/*.c)
-BENCH_SRCS := $(wildcard tools/perfprobe/bench/*.c)
-CLI_SRCS := tools/perfprobe/cli.c tools/perfprobe/registry.c \
-	tools/perfprobe/kmod.c tools/perfprobe/copy.c tools/perfprobe/trace.c \
-	tools/perfprobe/netserver.c
-LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS) $(BENCH_SRCS) $(CLI_SRCS))
+# Two archives: the measuring core, and the rest of perfprobe (the CLI,
+# the registry, the benchmarks and the feature directories).
+CORE_SRCS := $(wildcard tools/lib/*.c)
+PP_SRCS := tools/perfprobe/cli.c tools/perfprobe/registry.c \
+	$(wildcard tools/perfprobe/*/*.c)
+CORE_OBJS := $(patsubst %.c,$(O)/%.o,$(CORE_SRCS))
+PP_OBJS := $(patsubst %.c,$(O)/%.o,$(PP_SRCS))
+LIBS_A := $(O)/libperfprobe.a $(O)/libppcore.a
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: all tools kmod kmod-style check check-build check-san vmtest install deps-check \
+.PHONY: all tools kmod kmod-style check check-build check-layout check-san vmtest install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -69,43 +76,64 @@ endif
 perfprobe: $(O)/perfprobe
 	$(call say,LN,$@)cp -f $< $@
 
+$(O)/tools/lib/%.o: tools/lib/%.c
+	$(call say,CC,$@)mkdir -p $(@D) && $(CC) $(CORE_CFLAGS) -c -o $@ $<
+
 $(O)/%.o: %.c
 	$(call say,CC,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) -c -o $@ $<
 
 # Syscall names of this architecture, from the C library's <asm/unistd.h>:
-# designated initialisers [nr] = "name", for tools/lib/ppnl.c.
+# designated initialisers [nr] = "name", for tools/perfprobe/kernel/ppnl.c.
 $(O)/gen/pp_syscalls.h:
 	$(call say,GEN,$@)mkdir -p $(@D) && echo '#include <asm/unistd.h>' | \
 		$(CC) -E -dM -x c - | \
 		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/[\2] = "\1",/p' \
 		| sort -t '[' -k 2 -n >$@.tmp && test -s $@.tmp && mv $@.tmp $@
 
-$(O)/tools/lib/ppnl.o: $(O)/gen/pp_syscalls.h
+$(O)/tools/perfprobe/kernel/ppnl.o: $(O)/gen/pp_syscalls.h
 
-$(O)/libperfprobe.a: $(LIB_OBJS)
+$(O)/libppcore.a: $(CORE_OBJS)
 	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
-$(O)/perfprobe: $(O)/tools/perfprobe/main.o $(O)/libperfprobe.a
+$(O)/libperfprobe.a: $(PP_OBJS)
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+$(O)/perfprobe: $(O)/tools/perfprobe/main.o $(LIBS_A)
 	$(call say,LD,$@)$(CC) $(PP_LDFLAGS) -o $@ $^ $(PP_LIBS)
 
 # lat_proc's tiny static program: never sanitized, always static.
 $(O)/perfprobe-hello: tools/perfprobe/hello.c
 	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 -static -o $@ $<
 
-$(O)/tests/%: tests/unit/%.c $(O)/libperfprobe.a
+$(O)/tests/%: tests/unit/%.c $(LIBS_A)
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@ $< \
-		$(O)/libperfprobe.a $(PP_LIBS) -lcmocka
+		$(LIBS_A) $(PP_LIBS) -lcmocka
 
 kmod:
 	$(Q)$(MAKE) -C kmod $(if $(KDIR),KDIR=$(KDIR)) $(if $(V),V=$(V))
 
 # The tests: unit tests (cmocka, TAP) and CLI integration tests, through
 # prove; then the same again in an ASan+UBSan build.
-check: check-build
+check: check-build check-layout
 	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe scripts/run-tests.sh $(O)
 	$(Q)$(MAKE) --no-print-directory SAN=1 O=build-san check-san
 	$(Q)$(MAKE) --no-print-directory kmod-style
 	$(Q)$(MAKE) --no-print-directory vmtest
+
+# The layering: the core must not see a CLI or feature header.  Each of
+# these includes has to fail under the core's flags.
+LAYER_PROBES := cli.h bench.h commands.h kernel/ppnl.h kernel/kside.h \
+	net/netproto.h report/summary.h benchlib/ipc.h
+check-layout:
+	$(Q)for h in $(LAYER_PROBES); do \
+		if printf '#include "%s"\n' "$$h" | \
+			$(CC) $(CORE_CFLAGS) -fsyntax-only -x c - 2>/dev/null; then \
+			echo "perfprobe: layering: tools/lib can include $$h" >&2; exit 1; \
+		fi; \
+	done; \
+	bad=$$(grep -l '#include "\(cli\|bench\|commands\)\.h"\|#include "[a-z]*/' tools/lib/*.[ch]); \
+	if [ -n "$$bad" ]; then echo "perfprobe: layering: $$bad include feature headers" >&2; exit 1; fi; \
+	echo "  LAYOUT  tools/lib sees no feature or CLI header"
 
 # The module's style: checkpatch --strict, W=1 and sparse (C=2), all silent.
 kmod-style:
@@ -144,4 +172,4 @@ help:
 	@echo '  clean'
 	@echo 'variables: V=1 (show commands), O=DIR (build dir), SAN=1 (sanitizers)'
 
--include $(LIB_OBJS:.o=.d) $(O)/tools/perfprobe/main.d
+-include $(CORE_OBJS:.o=.d) $(PP_OBJS:.o=.d) $(O)/tools/perfprobe/main.d

@@ -10,7 +10,7 @@
 
 #include "bench.h"
 #include "cli.h"
-#include "summary.h"
+#include "report/summary.h"
 
 static int parse(struct pp_cli *cli, const char *line)
 {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "crypto_alg.h"
+#include "benchlib/crypto_alg.h"
 #include "results.h"
 
 static void test_hex(void **state)

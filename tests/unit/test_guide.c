@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "bench.h"
-#include "guide.h"
+#include "report/guide.h"
 
 static bool produced(const char *key)
 {

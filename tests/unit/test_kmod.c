@@ -26,10 +26,10 @@
 #include <netlink/msg.h>
 
 #include "cli.h"
-#include "kelf.h"
-#include "kmodcmd.h"
-#include "kside.h"
-#include "ppnl.h"
+#include "kernel/kelf.h"
+#include "kernel/kmodcmd.h"
+#include "kernel/kside.h"
+#include "kernel/ppnl.h"
 
 /* --- building replies --- */
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "netproto.h"
+#include "net/netproto.h"
 
 #define GOOD "PPNET 1 TEST type=UDP_STREAM family=ipv6 size=1472 duration_ms=1000 " \
 	     "intervals=10 rate_pps=5000 id=77 rcvbuf=0"

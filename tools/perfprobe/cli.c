@@ -16,10 +16,9 @@
 #include "bench.h"
 #include "cli.h"
 #include "clock.h"
-#include "kmodcmd.h"
-#include "kside.h"
-#include "netserver.h"
-#include "summary.h"
+#include "commands.h"
+#include "kernel/kside.h"
+#include "report/summary.h"
 #include "sysinfo.h"
 
 #ifndef PP_VERSION

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 
 #define PIPE_XFER	(64 * 1024)
 #define PIPE_TOTAL	(10 * 1024 * 1024)

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 
 #define SOCKBUF		(1024 * 1024)
 #define MSG_MAX_TEXT	100

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 
 #define UNIX_XFER	(64 * 1024)
 #define UNIX_TOTAL	(10 * 1024 * 1024)

@@ -28,7 +28,7 @@
 #include <openssl/provider.h>
 
 #include "bench.h"
-#include "crypto_alg.h"
+#include "benchlib/crypto_alg.h"
 
 struct evp_state {
 	OSSL_LIB_CTX *lib;

@@ -31,7 +31,7 @@
 #include <kcapi.h>
 
 #include "bench.h"
-#include "crypto_alg.h"
+#include "benchlib/crypto_alg.h"
 
 #ifndef AF_ALG
 #define AF_ALG		38

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 
 #define CONNECT_BUDGET		15000	/* connections per measurement */
 #define CONNECT_MIN_ITERS	20

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 
 #define CTX_MAXPROCS	96
 #define CTX_NCOUNTS	8

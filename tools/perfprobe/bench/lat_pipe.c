@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 
 struct pipe_state {
 	int wr, rd;

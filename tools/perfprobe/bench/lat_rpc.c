@@ -28,7 +28,7 @@
 #include <rpc/rpc.h>
 
 #include "bench.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 
 /* lmbench's msg.x */
 #define XACT_PROG	404040ul

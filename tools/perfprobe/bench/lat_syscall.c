@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "kside.h"
+#include "kernel/kside.h"
 
 static const char *const sc_null[] = { "getppid", NULL };
 static const char *const sc_read[] = { "read", NULL };

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 
 #define TCP_MSG		1
 

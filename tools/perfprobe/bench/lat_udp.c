@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 
 struct udp_state {
 	int fd;

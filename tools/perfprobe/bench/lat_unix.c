@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 
 #define UNIX_MSG	1
 

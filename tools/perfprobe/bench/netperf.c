@@ -34,8 +34,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "ipc.h"
-#include "netclient.h"
+#include "benchlib/ipc.h"
+#include "net/netclient.h"
 
 #define DUR_MS		2000
 #define DUR_MS_QUICK	300

@@ -27,8 +27,8 @@
 #include <string.h>
 
 #include "bench.h"
-#include "ipc.h"
-#include "netclient.h"
+#include "benchlib/ipc.h"
+#include "net/netclient.h"
 
 #define FRAME_OVERHEAD	46
 #define PDR_LOSS_PCT	0.5

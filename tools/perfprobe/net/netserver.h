@@ -10,8 +10,6 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 
-#include "cli.h"
-
 #define PP_NETSERVER_MAX_TESTS	8	/* tests at once, by default */
 #define PP_NETSERVER_MAX_BIND	4
 
@@ -28,9 +26,5 @@ int pp_netserver_loop(const int *lfds, unsigned int n, const struct pp_netserver
 
 /* A listening TCP socket on addr (SO_REUSEADDR, IPV6_V6ONLY); fd or -errno. */
 int pp_netserver_listen(const struct sockaddr *addr, socklen_t len);
-
-/* perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] [--quiet] */
-extern const struct pp_cmd_opts pp_netserver_opts;
-int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv);
 
 #endif /* PP_NETSERVER_H */

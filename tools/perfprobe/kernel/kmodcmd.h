@@ -9,20 +9,10 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "ppnl.h"
 
-int pp_cmd_kmod(struct pp_cli *cli, int argc, char **argv);
-int pp_cmd_copy(struct pp_cli *cli, int argc, char **argv);
-int pp_cmd_timer(struct pp_cli *cli, int argc, char **argv);
-int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv);
-
-extern const struct pp_cmd_opts pp_copy_opts;
-extern const struct pp_cmd_opts pp_timer_opts;
-extern const struct pp_cmd_opts pp_trace_opts;
-
 /* --- shared by the commands (kmod.c) --- */
-
 
 /*
  * Connect to perfprobe.ko.  Returns 0, or the exit code after one line

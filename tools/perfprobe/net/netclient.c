@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "ipc.h"
+#include "benchlib/ipc.h"
 #include "netclient.h"
 #include "netserver.h"
 

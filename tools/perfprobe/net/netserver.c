@@ -27,8 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchlib/ipc.h"
 #include "clock.h"
-#include "ipc.h"
+#include "commands.h"
 #include "netproto.h"
 #include "netserver.h"
 

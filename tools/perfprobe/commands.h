@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The commands that live beside their feature code, for cli.c's table:
+ * kernel/ (kmod, copy, timer, trace) and net/ (netserver).
+ */
+#ifndef PP_COMMANDS_H
+#define PP_COMMANDS_H
+
+#include "cli.h"
+
+int pp_cmd_kmod(struct pp_cli *cli, int argc, char **argv);
+int pp_cmd_copy(struct pp_cli *cli, int argc, char **argv);
+int pp_cmd_timer(struct pp_cli *cli, int argc, char **argv);
+int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv);
+/* perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] [--quiet] */
+int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv);
+
+extern const struct pp_cmd_opts pp_copy_opts;
+extern const struct pp_cmd_opts pp_timer_opts;
+extern const struct pp_cmd_opts pp_trace_opts;
+extern const struct pp_cmd_opts pp_netserver_opts;
+
+#endif /* PP_COMMANDS_H */
