@@ -5,7 +5,7 @@
  * every control read has a timeout, every test a deadline, every test
  * process an alarm.  A malformed request gets an "ERR" line and is
  * logged (one line, rate-limited) by the parent; the server goes on.
- * Protocol: tools/lib/netproto.h, Documentation/netserver.rst.
+ * Protocol: net/netproto.h, Documentation/netserver.rst.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
