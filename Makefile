@@ -37,7 +37,6 @@ WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wshadow -Wno-format-nonliteral
 CFLAGS ?= -O2 -g
 comma := ,
-space := $(subst ,, )
 SANFLAGS := $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 # The core (tools/lib) sees only itself and the uapi: a core file that
 # includes a feature or CLI header does not build.  Everything else sees
@@ -61,19 +60,22 @@ CLANG ?= clang
 BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),$(wildcard /usr/sbin/bpftool))
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
 	-e 's/ppc64le/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/')
-BPF_MISSING := $(strip $(if $(filter 1,$(BPF)),,BPF=0) \
-	$(if $(wildcard $(VMLINUX_BTF)),,BTF) \
+BPF_MISSING := $(strip $(if $(wildcard $(VMLINUX_BTF)),,BTF) \
 	$(if $(shell command -v $(CLANG) 2>/dev/null),,clang) $(if $(BPFTOOL),,bpftool) \
 	$(if $(shell $(PKG_CONFIG) --exists libbpf && echo y),,libbpf))
 BPF_SRC := tools/perfprobe/kernel/bpf
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 	-I$(O)/gen -I$(BPF_SRC) $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
-ifeq ($(BPF_MISSING),)
+empty :=
+space := $(empty) $(empty)
+BPF_OUT := $(if $(filter 1,$(BPF)),$(if $(BPF_MISSING),built without \
+	$(subst $(space),$(comma)$(space),$(BPF_MISSING))),built with BPF=$(BPF))
+ifeq ($(BPF_OUT),)
 KBPF_CFLAGS := -DPP_HAVE_BPF $(shell $(PKG_CONFIG) --cflags libbpf)
 BPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf)
 KBPF_DEPS := $(O)/gen/kview.skel.h
 else
-KBPF_CFLAGS := -DPP_BPF_BUILT_OUT='"not available: built without $(subst $(space),$(comma) ,$(BPF_MISSING))"'
+KBPF_CFLAGS := -DPP_BPF_BUILT_OUT='"not available: $(BPF_OUT)"'
 endif
 PP_LIBS += $(BPF_LIBS)
 
@@ -102,8 +104,8 @@ ifneq ($(PKG_MISSING),)
 endif
 
 bpf-check:
-ifneq ($(BPF_MISSING),)
-	@echo "perfprobe: note: BPF kernel view built out: no $(BPF_MISSING) (needs $(VMLINUX_BTF), clang, bpftool, libbpf: scripts/install-deps.sh)" >&2
+ifneq ($(BPF_OUT),)
+	@echo "perfprobe: note: BPF kernel view $(BPF_OUT) (it needs $(VMLINUX_BTF), clang, bpftool, libbpf: scripts/install-deps.sh)" >&2
 endif
 
 perfprobe: $(O)/perfprobe
@@ -140,7 +142,7 @@ $(O)/gen/%.skel.h: $(O)/$(BPF_SRC)/%.bpf.o
 .PRECIOUS: $(O)/$(BPF_SRC)/%.bpf.o
 
 $(O)/gen/bpf.cfg: FORCE
-	@mkdir -p $(@D) && echo '$(BPF_MISSING)' | cmp -s - $@ || echo '$(BPF_MISSING)' >$@
+	@mkdir -p $(@D) && echo '$(BPF_OUT)' | cmp -s - $@ || echo '$(BPF_OUT)' >$@
 
 $(O)/tools/perfprobe/kernel/kbpf.o: PP_CFLAGS += $(KBPF_CFLAGS)
 $(O)/tools/perfprobe/kernel/kbpf.o: $(O)/gen/bpf.cfg $(KBPF_DEPS)
