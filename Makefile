@@ -49,6 +49,36 @@ PP_CFLAGS := $(CORE_CFLAGS) -Itools/perfprobe -I$(O)/gen
 PP_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 PP_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 
+# The BPF backend of the kernel view (Documentation/kernel-view.rst), in
+# the shape of libbpf-tools: vmlinux.h from the running kernel's BTF,
+# kernel/bpf/<name>.bpf.c -> <name>.bpf.o -> <name>.skel.h.  Without BTF,
+# clang, bpftool or libbpf (or with BPF=0) it is built out: the rest
+# builds, and perfprobe says "not available: built without ..." at run time.
+BPF ?= 1
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+CLANG ?= clang
+BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),$(wildcard /usr/sbin/bpftool))
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
+	-e 's/ppc64le/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/')
+BPF_MISSING := $(strip $(if $(wildcard $(VMLINUX_BTF)),,BTF) \
+	$(if $(shell command -v $(CLANG) 2>/dev/null),,clang) $(if $(BPFTOOL),,bpftool) \
+	$(if $(shell $(PKG_CONFIG) --exists libbpf && echo y),,libbpf))
+BPF_SRC := tools/perfprobe/kernel/bpf
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
+	-I$(O)/gen -I$(BPF_SRC) $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+empty :=
+space := $(empty) $(empty)
+BPF_OUT := $(if $(filter 1,$(BPF)),$(if $(BPF_MISSING),built without \
+	$(subst $(space),$(comma)$(space),$(BPF_MISSING))),built with BPF=$(BPF))
+ifeq ($(BPF_OUT),)
+KBPF_CFLAGS := -DPP_HAVE_BPF $(shell $(PKG_CONFIG) --cflags libbpf)
+BPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf)
+KBPF_DEPS := $(O)/gen/kview.skel.h
+else
+KBPF_CFLAGS := -DPP_BPF_BUILT_OUT='"not available: $(BPF_OUT)"'
+endif
+PP_LIBS += $(BPF_LIBS)
+
 # Two archives: the measuring core, and the rest of perfprobe (the CLI,
 # the registry, the benchmarks and the feature directories).
 CORE_SRCS := $(wildcard tools/lib/*.c)
@@ -61,16 +91,21 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: all tools kmod kmod-style check check-build check-layout check-san vmtest install deps-check \
+.PHONY: bpf-check all tools kmod kmod-style check check-build check-layout check-san vmtest install deps-check \
 	clean help deps FORCE
 
 all: tools
 
-tools: deps-check $(O)/perfprobe $(O)/perfprobe-hello $(if $(filter build,$(O)),perfprobe)
+tools: deps-check bpf-check $(O)/perfprobe $(O)/perfprobe-hello $(if $(filter build,$(O)),perfprobe)
 
 deps-check:
 ifneq ($(PKG_MISSING),)
 	@echo "perfprobe: missing development packages: $(PKG_MISSING); run scripts/install-deps.sh" >&2; exit 1
+endif
+
+bpf-check:
+ifneq ($(BPF_OUT),)
+	@echo "perfprobe: note: BPF kernel view $(BPF_OUT) (it needs $(VMLINUX_BTF), clang, bpftool, libbpf: scripts/install-deps.sh)" >&2
 endif
 
 perfprobe: $(O)/perfprobe
@@ -91,6 +126,26 @@ $(O)/gen/pp_syscalls.h:
 		| sort -t '[' -k 2 -n >$@.tmp && test -s $@.tmp && mv $@.tmp $@
 
 $(O)/tools/perfprobe/kernel/ppnl.o: $(O)/gen/pp_syscalls.h
+
+# The BPF objects; kbpf.o is rebuilt when the backend is built in or out.
+$(O)/gen/vmlinux.h:
+	$(call say,GEN,$@)mkdir -p $(@D) && $(BPFTOOL) btf dump file $(VMLINUX_BTF) format c >$@.tmp \
+		&& mv $@.tmp $@
+
+$(O)/$(BPF_SRC)/%.bpf.o: $(BPF_SRC)/%.bpf.c $(BPF_SRC)/%.h $(O)/gen/vmlinux.h
+	$(call say,BPF,$@)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+$(O)/gen/%.skel.h: $(O)/$(BPF_SRC)/%.bpf.o
+	$(call say,SKEL,$@)$(BPFTOOL) gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
+
+# Kept for a look with bpftool/llvm-objdump; not an intermediate file.
+.PRECIOUS: $(O)/$(BPF_SRC)/%.bpf.o
+
+$(O)/gen/bpf.cfg: FORCE
+	@mkdir -p $(@D) && echo '$(BPF_OUT)' | cmp -s - $@ || echo '$(BPF_OUT)' >$@
+
+$(O)/tools/perfprobe/kernel/kbpf.o: PP_CFLAGS += $(KBPF_CFLAGS)
+$(O)/tools/perfprobe/kernel/kbpf.o: $(O)/gen/bpf.cfg $(KBPF_DEPS)
 
 $(O)/libppcore.a: $(CORE_OBJS)
 	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
@@ -139,7 +194,12 @@ check-layout:
 kmod-style:
 	$(Q)scripts/kmod-style.sh
 
-check-build: tools $(UNIT_BINS)
+check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview
+
+# The kernel view's host test driver (tests/integration/kview.t).
+$(O)/tests/pp-kview: tests/integration/pp-kview.c $(LIBS_A)
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@ $< \
+		$(LIBS_A) $(PP_LIBS)
 
 check-san: check-build
 	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe ASAN_OPTIONS=detect_leaks=1 \

@@ -64,47 +64,17 @@ static bool ks_ready(void)
 	return true;
 }
 
-static const struct ppnl_sys *find_sys(const struct ppnl_trace *t, int nr)
-{
-	size_t i;
-
-	for (i = 0; nr >= 0 && i < t->nsys; i++)
-		if (t->sys[i].nr == (uint32_t)nr)
-			return &t->sys[i];
-	return NULL;
-}
-
 int pp_kside_compute(const struct ppnl_trace *t, const char *const *names,
 		     struct pp_kside_calc *out)
 {
-	double ops = 0, ns = 0, bytes = 0, all = 0;
-	const char *const *n;
-	size_t i;
+	struct pp_ktrace kt;
+	int ret = pp_ktrace_from_ppnl(t, &kt);
 
-	memset(out, 0, sizeof(*out));
-	for (n = names; *n; n++) {
-		const struct ppnl_sys *sc = find_sys(t, ppnl_syscall_nr(*n));
-
-		if (sc && (double)sc->st.count > ops)
-			ops = (double)sc->st.count;
-	}
-	if (ops <= 0)
-		return -ENOENT;
-	for (n = names; *n; n++) {
-		const struct ppnl_sys *sc = find_sys(t, ppnl_syscall_nr(*n));
-
-		if (!sc || (double)sc->st.count * 2 < ops)
-			continue;
-		ns += (double)sc->st.sum_ns;
-		bytes += (double)sc->ucopy_bytes;
-	}
-	for (i = 0; i < t->nsys; i++)
-		all += (double)t->sys[i].st.count;
-	out->ops = ops;
-	out->kernel_ns = ns / ops;
-	out->syscalls = all / ops;
-	out->copy_bytes = bytes / ops;
-	return 0;
+	if (ret)
+		return ret;
+	ret = pp_ktrace_compute(&kt, names, out);
+	pp_ktrace_free(&kt);
+	return ret;
 }
 
 /* Sample fn with this process traced; the trace results in t. */

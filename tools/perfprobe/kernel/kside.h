@@ -9,22 +9,10 @@
 #include <stdio.h>
 
 #include "harness.h"
+#include "ktrace.h"
 #include "ppnl.h"
 
-/* What the figures of one loop are made of (unit tests use this). */
-struct pp_kside_calc {
-	double ops;			/* loop operations seen by the trace */
-	double kernel_ns;		/* sys_enter..sys_exit per operation */
-	double syscalls;		/* every traced syscall, per operation */
-	double copy_bytes;		/* user-copy bytes per operation */
-};
-
-/*
- * names: the syscalls one operation makes (NULL-ended, e.g. "openat",
- * "close").  The operation count is the largest count among them; every
- * one of them seen at least half that often adds its time.  Returns 0,
- * or -ENOENT if none of them was traced.
- */
+/* pp_ktrace_compute() of perfprobe.ko's trace (-ENOMEM, -ENOENT). */
 int pp_kside_compute(const struct ppnl_trace *t, const char *const *names,
 		     struct pp_kside_calc *out);
 

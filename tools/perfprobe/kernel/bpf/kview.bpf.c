@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kview.bpf.c: the kernel view of the traced processes, BPF side.
+ *
+ * The traced set is a hash of tgids: userspace puts the measuring
+ * process in, sched_process_fork adds its new children (follow_forks),
+ * the exit of a whole thread group takes it out again.  Everything else
+ * on the machine only costs a hash lookup.
+ *
+ * Each tracepoint has a tp_btf and a raw_tp program with one body: the
+ * loader keeps the best one the running kernel accepts.  fentry/fexit
+ * programs are optional: loaded and attached only where the kernel has
+ * the function and allows fentry.  Which programs are attached at a
+ * time is the loader's choice (one pass may time syscalls with nothing
+ * else armed inside them).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "kview.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile bool follow_forks = true;
+
+/* The in-flight timestamps of one task (thread). */
+struct kv_task {
+	__u64 sys_ts;		/* sys_enter time, 0 = none open */
+	__u64 copy_ts;		/* outermost copy routine's entry */
+	__u64 fault_ts;		/* handle_mm_fault entry */
+	__u64 off_ts;		/* switched out at */
+	__u32 sys_nr;
+	__u32 copy_depth;	/* copy routines nest (page -> iter) */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KV_MAX_TGIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} tgids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KV_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, struct kv_task);
+} tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, KV_MAX_SYSCALLS);
+	__type(key, __u32);
+	__type(value, struct kv_sys);
+} sys SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kv_totals);
+} totals SEC(".maps");
+
+static __always_inline struct kv_totals *tot(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&totals, &zero);
+}
+
+static __always_inline bool traced_tgid(__u32 tgid)
+{
+	return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
+}
+
+static __always_inline bool traced(void)
+{
+	return traced_tgid(bpf_get_current_pid_tgid() >> 32);
+}
+
+static __always_inline void drop(void)
+{
+	struct kv_totals *t = tot();
+
+	if (t)
+		t->dropped++;
+}
+
+/* The task's state, created on first use; NULL (and counted) if full. */
+static __always_inline struct kv_task *task_get(__u32 pid)
+{
+	static const struct kv_task zero;
+	struct kv_task *st = bpf_map_lookup_elem(&tasks, &pid);
+
+	if (st)
+		return st;
+	bpf_map_update_elem(&tasks, &pid, &zero, BPF_NOEXIST);
+	st = bpf_map_lookup_elem(&tasks, &pid);
+	if (!st)
+		drop();
+	return st;
+}
+
+static __always_inline __u32 cur_pid(void)
+{
+	return (__u32)bpf_get_current_pid_tgid();
+}
+
+/* --- system calls: counted at entry, timed entry..exit --- */
+
+static __always_inline int on_sys_enter(__u64 *ctx)
+{
+	__u32 nr = (__u32)ctx[1];
+	struct kv_task *st;
+	struct kv_sys *s;
+
+	if (!traced())
+		return 0;
+	s = bpf_map_lookup_elem(&sys, &nr);
+	if (!s) {
+		struct kv_totals *t = tot();
+
+		if (t)
+			t->sys_other++;
+		return 0;
+	}
+	s->count++;
+	st = task_get(cur_pid());
+	if (st) {
+		st->sys_nr = nr;
+		st->sys_ts = bpf_ktime_get_ns();
+	}
+	return 0;
+}
+
+static __always_inline int on_sys_exit(__u64 *ctx)
+{
+	__u32 pid = cur_pid();
+	struct kv_task *st;
+	struct kv_sys *s;
+	__u64 now;
+
+	if (!traced())
+		return 0;
+	st = bpf_map_lookup_elem(&tasks, &pid);
+	if (!st || !st->sys_ts)
+		return 0;	/* entered before the trace began */
+	now = bpf_ktime_get_ns();
+	s = bpf_map_lookup_elem(&sys, &st->sys_nr);
+	if (s) {
+		s->timed++;
+		s->ns += now - st->sys_ts;
+	}
+	st->sys_ts = 0;
+	return 0;
+}
+
+/* --- page faults --- */
+
+static __always_inline int on_page_fault_user(__u64 *ctx)
+{
+	struct kv_totals *t;
+
+	if (!traced())
+		return 0;
+	t = tot();
+	if (t)
+		t->faults++;
+	return 0;
+}
+
+/* --- the scheduler: switches, off-CPU time, the traced set --- */
+
+static __always_inline int on_sched_switch(__u64 *ctx)
+{
+	struct task_struct *prev = (struct task_struct *)ctx[1];
+	struct task_struct *next = (struct task_struct *)ctx[2];
+	__u64 now = bpf_ktime_get_ns();
+	struct kv_totals *t = tot();
+	struct kv_task *st;
+	__u32 pid;
+
+	if (!t)
+		return 0;
+	if (traced_tgid(BPF_CORE_READ(prev, tgid))) {
+		t->switches++;
+		st = task_get(BPF_CORE_READ(prev, pid));
+		if (st)
+			st->off_ts = now;
+	}
+	if (traced_tgid(BPF_CORE_READ(next, tgid))) {
+		pid = BPF_CORE_READ(next, pid);
+		st = bpf_map_lookup_elem(&tasks, &pid);
+		if (st && st->off_ts) {
+			t->offcpu_ns += now - st->off_ts;
+			st->off_ts = 0;
+		}
+	}
+	return 0;
+}
+
+static __always_inline int on_sched_process_fork(__u64 *ctx)
+{
+	struct task_struct *child = (struct task_struct *)ctx[1];
+	__u32 tgid = BPF_CORE_READ(child, tgid);
+	struct kv_totals *t;
+	__u8 one = 1;
+
+	/* Runs in the parent; a new thread's tgid is its parent's. */
+	if (!follow_forks || !traced() || traced_tgid(tgid))
+		return 0;
+	if (bpf_map_update_elem(&tgids, &tgid, &one, BPF_ANY)) {
+		drop();
+		return 0;
+	}
+	t = tot();
+	if (t)
+		t->forks++;
+	return 0;
+}
+
+static __always_inline int on_sched_process_exit(__u64 *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 pid = (__u32)id, tgid = id >> 32;
+
+	bpf_map_delete_elem(&tasks, &pid);
+	/* The last thread of the group: its tgid may be reused. */
+	if (!BPF_CORE_READ(task, signal, live.counter))
+		bpf_map_delete_elem(&tgids, &tgid);
+	return 0;
+}
+
+#define KV_TP(name)							\
+SEC("tp_btf/" #name)							\
+int ppkv_btf_##name(__u64 *ctx)						\
+{									\
+	return on_##name(ctx);						\
+}									\
+SEC("raw_tp/" #name)							\
+int ppkv_raw_##name(__u64 *ctx)						\
+{									\
+	return on_##name(ctx);						\
+}
+
+KV_TP(sys_enter)
+KV_TP(sys_exit)
+KV_TP(page_fault_user)
+KV_TP(sched_switch)
+KV_TP(sched_process_fork)
+KV_TP(sched_process_exit)
+
+/* --- fault latency: handle_mm_fault, where fentry is allowed --- */
+
+SEC("fentry/handle_mm_fault")
+int BPF_PROG(ppkv_fault_in)
+{
+	struct kv_task *st;
+
+	if (!traced())
+		return 0;
+	st = task_get(cur_pid());
+	if (st)
+		st->fault_ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("fexit/handle_mm_fault")
+int BPF_PROG(ppkv_fault_out)
+{
+	__u32 pid = cur_pid();
+	struct kv_totals *t;
+	struct kv_task *st;
+
+	if (!traced())
+		return 0;
+	st = bpf_map_lookup_elem(&tasks, &pid);
+	t = tot();
+	if (!st || !st->fault_ts || !t)
+		return 0;
+	t->fault_timed++;
+	t->fault_ns += bpf_ktime_get_ns() - st->fault_ts;
+	st->fault_ts = 0;
+	return 0;
+}
+
+/* --- user copies, where fentry is allowed --- */
+
+static __always_inline int copy_in(void)
+{
+	struct kv_task *st;
+
+	if (!traced())
+		return 0;
+	st = task_get(cur_pid());
+	if (st && st->copy_depth++ == 0)
+		st->copy_ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+/* Only the outermost routine counts: copy_page_to_iter calls _copy_to_iter. */
+static __always_inline int copy_out(__u64 bytes, bool to_user)
+{
+	__u32 pid = cur_pid();
+	struct kv_totals *t;
+	struct kv_task *st;
+	struct kv_sys *s;
+	__u64 ns;
+
+	if (!traced())
+		return 0;
+	st = bpf_map_lookup_elem(&tasks, &pid);
+	if (!st || !st->copy_depth)
+		return 0;	/* entered before the trace began */
+	if (--st->copy_depth)
+		return 0;
+	ns = bpf_ktime_get_ns() - st->copy_ts;
+	t = tot();
+	if (!t)
+		return 0;
+	if (to_user)
+		t->copy_to_bytes += bytes;
+	else
+		t->copy_from_bytes += bytes;
+	t->copy_calls++;
+	t->copy_ns += ns;
+	if (st->sys_ts) {
+		s = bpf_map_lookup_elem(&sys, &st->sys_nr);
+		if (s) {
+			s->copy_bytes += bytes;
+			s->copy_ns += ns;
+		}
+	}
+	return 0;
+}
+
+/* An iov_iter copy moves user memory only if the iterator is user-backed. */
+static __always_inline bool iter_user(struct iov_iter *i)
+{
+	int type;
+
+	if (!bpf_core_field_exists(i->iter_type))
+		return true;
+	type = BPF_CORE_READ(i, iter_type);
+	if (bpf_core_enum_value_exists(enum iter_type, ITER_UBUF) &&
+	    type == bpf_core_enum_value(enum iter_type, ITER_UBUF))
+		return true;
+	return type == bpf_core_enum_value(enum iter_type, ITER_IOVEC);
+}
+
+SEC("fentry/_copy_to_user")
+int BPF_PROG(ppkv_cp_to_user_in)
+{
+	return copy_in();
+}
+
+SEC("fexit/_copy_to_user")
+int BPF_PROG(ppkv_cp_to_user, void *to, const void *from, unsigned long n,
+	     unsigned long left)
+{
+	return copy_out(n - left, true);
+}
+
+SEC("fentry/_copy_from_user")
+int BPF_PROG(ppkv_cp_from_user_in)
+{
+	return copy_in();
+}
+
+SEC("fexit/_copy_from_user")
+int BPF_PROG(ppkv_cp_from_user, void *to, const void *from, unsigned long n,
+	     unsigned long left)
+{
+	return copy_out(n - left, false);
+}
+
+SEC("fentry/copy_page_to_iter")
+int BPF_PROG(ppkv_cp_pg_to_iter_in)
+{
+	return copy_in();
+}
+
+SEC("fexit/copy_page_to_iter")
+int BPF_PROG(ppkv_cp_pg_to_iter, struct page *page, size_t offset,
+	     size_t bytes, struct iov_iter *i, size_t done)
+{
+	return copy_out(iter_user(i) ? done : 0, true);
+}
+
+SEC("fentry/copy_page_from_iter")
+int BPF_PROG(ppkv_cp_pg_from_iter_in)
+{
+	return copy_in();
+}
+
+SEC("fexit/copy_page_from_iter")
+int BPF_PROG(ppkv_cp_pg_from_iter, struct page *page, size_t offset,
+	     size_t bytes, struct iov_iter *i, size_t done)
+{
+	return copy_out(iter_user(i) ? done : 0, false);
+}
+
+SEC("fentry/_copy_to_iter")
+int BPF_PROG(ppkv_cp_to_iter_in)
+{
+	return copy_in();
+}
+
+SEC("fexit/_copy_to_iter")
+int BPF_PROG(ppkv_cp_to_iter, const void *addr, size_t bytes,
+	     struct iov_iter *i, size_t done)
+{
+	return copy_out(iter_user(i) ? done : 0, true);
+}
+
+SEC("fentry/_copy_from_iter")
+int BPF_PROG(ppkv_cp_from_iter_in)
+{
+	return copy_in();
+}
+
+SEC("fexit/_copy_from_iter")
+int BPF_PROG(ppkv_cp_from_iter, void *addr, size_t bytes,
+	     struct iov_iter *i, size_t done)
+{
+	return copy_out(iter_user(i) ? done : 0, false);
+}
