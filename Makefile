@@ -91,7 +91,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools kmod kmod-style check check-build check-layout check-san vmtest install deps-check \
+.PHONY: bpf-check all tools kmod kmod-style check-spec check check-build check-layout check-san vmtest install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -172,6 +172,7 @@ kmod:
 check: check-build check-layout
 	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe scripts/run-tests.sh $(O)
 	$(Q)$(MAKE) --no-print-directory SAN=1 O=build-san check-san
+	$(Q)$(MAKE) --no-print-directory check-spec
 	$(Q)$(MAKE) --no-print-directory kmod-style
 	$(Q)$(MAKE) --no-print-directory vmtest
 
@@ -189,6 +190,13 @@ check-layout:
 	bad=$$(grep -l '#include "\(cli\|bench\|commands\)\.h"\|#include "[a-z]*/' tools/lib/*.[ch]); \
 	if [ -n "$$bad" ]; then echo "perfprobe: layering: $$bad include feature headers" >&2; exit 1; fi; \
 	echo "  LAYOUT  tools/lib sees no feature or CLI header"
+
+# The netlink spec is the ABI's authority: the uapi header and the module's
+# policies and op table must match it; then prove the checker catches a
+# mismatch on altered copies.
+check-spec:
+	$(Q)scripts/check-spec.py
+	$(Q)prove tests/spec/check-spec.t
 
 # The module's style: checkpatch --strict, W=1 and sparse (C=2), all silent.
 kmod-style:
@@ -226,6 +234,7 @@ help:
 	@echo '  all, tools   build ./perfprobe (and build/perfprobe-hello)'
 	@echo '  kmod         build kmod/perfprobe.ko [KDIR=<kernel build dir>]'
 	@echo '  check        unit + integration tests, then again under ASan+UBSan'
+	@echo '  check-spec   uapi header and kmod/genl.c against the netlink spec'
 	@echo '  kmod-style   checkpatch --strict, W=1 and sparse on kmod/'
 	@echo '  vmtest       module tests in a QEMU guest [KDIR=... KERNEL=...]'
 	@echo '  install      PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'

@@ -2,7 +2,8 @@
 /*
  * perfprobe: /sys/kernel/debug/perfprobe/ (human readable, not an ABI).
  *
- *   info      capabilities and load-time measurements
+ *   info      capabilities, load-time measurements and the COPY buffer
+ *             bytes in use now
  *   trace     state and page-fault/user-copy summary of the last trace
  *   syscalls  per-syscall latency statistics and histograms
  */
@@ -19,13 +20,10 @@ static struct dentry *pp_debugfs_dir;
 
 static int info_show(struct seq_file *m, void *v)
 {
-	char cs[32];
 	unsigned int i;
 
-	pp_clocksource_name(cs, sizeof(cs));
 	seq_printf(m, "abi_version: %u\n", PERFPROBE_GENL_VERSION);
 	seq_printf(m, "module_version: %s\n", PERFPROBE_MODULE_VERSION);
-	seq_printf(m, "clocksource: %s\n", cs);
 	seq_printf(m, "clock_res_ns: %u\n", hrtimer_resolution);
 	seq_printf(m, "ktime_cost_ps: %llu\n", pp_info.ktime_cost_ps);
 	seq_printf(m, "cycles_cost_ps: %llu\n", pp_info.cycles_cost_ps);
@@ -40,6 +38,7 @@ static int info_show(struct seq_file *m, void *v)
 		seq_printf(m, "copy_reason: %s\n", pp_info.copy_reason);
 	if (pp_info.pgfault_reason)
 		seq_printf(m, "pgfault_reason: %s\n", pp_info.pgfault_reason);
+	seq_printf(m, "copy_inflight_bytes: %llu\n", pp_copy_inflight());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(info);

@@ -3,11 +3,16 @@
  * perfprobe: generic netlink family "perfprobe".
  *
  * The ABI is described in include/uapi/linux/perfprobe.h and
- * Documentation/netlink/perfprobe.yaml.  All operations use strict
- * validation with a per-operation policy (operations without request
- * attributes have no policy, so the core rejects any attribute), and
- * every operation requires CAP_PERFMON or CAP_SYS_ADMIN, checked with
- * netlink_capable() against both the socket opener and the sender.
+ * Documentation/netlink/specs/perfprobe.yaml, which scripts/check-spec.py
+ * checks this file's policies and op table against.  All operations use
+ * strict validation with a per-operation policy (operations without
+ * request attributes have no policy, so the core rejects any attribute).
+ *
+ * Privileges, for doit and dump alike: GENL_ADMIN_PERM makes the core
+ * refuse a caller without CAP_NET_ADMIN before it parses any attribute;
+ * then the module wants CAP_PERFMON or CAP_SYS_ADMIN too, because tracing
+ * a process and timing kernel code is a perf privilege, not a network one.
+ * Both are checked with netlink_capable(): socket opener and sender.
  *
  * The family sets parallel_ops: long requests (TIMER, COPY) do not hold
  * genl_mutex; the trace state has its own mutex (pp_trace.lock).
@@ -38,7 +43,7 @@ static struct netlink_range_validation pp_timer_count_range = {
 	.max = PERFPROBE_TIMER_MAX_COUNT,
 };
 
-static const struct nla_policy pp_timer_policy[PERFPROBE_A_STATS + 1] = {
+static const struct nla_policy pp_timer_policy[PERFPROBE_A_TIMER_COUNT + 1] = {
 	[PERFPROBE_A_TIMER_PERIOD_NS] =
 		NLA_POLICY_FULL_RANGE(NLA_U64, &pp_timer_period_range),
 	[PERFPROBE_A_TIMER_COUNT] =
@@ -83,10 +88,14 @@ static const struct nla_policy pp_copy_policy[PERFPROBE_A_COPY_ITERATIONS + 1] =
 				 PERFPROBE_CAP_PGFAULT_TP |		\
 				 PERFPROBE_CAP_COPY_KPROBES)
 
+/* Every enum perfprobe_caps bit, as the spec's enum-as-flags says. */
+#define PP_CAPS_ALL		(PP_TRACE_FEATURES_ALL |		\
+				 PERFPROBE_CAP_CYCLE_COUNTER)
+
+/* A known cap that is no trace feature is -EOPNOTSUPP in the doit. */
 static const struct nla_policy pp_trace_start_policy[PERFPROBE_A_TRACE_FEATURES + 1] = {
 	[PERFPROBE_A_TRACE_TGID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[PERFPROBE_A_TRACE_FEATURES] =
-		NLA_POLICY_MASK(NLA_U32, PP_TRACE_FEATURES_ALL),
+	[PERFPROBE_A_TRACE_FEATURES] = NLA_POLICY_MASK(NLA_U32, PP_CAPS_ALL),
 };
 
 /* ---- helpers ---- */
@@ -98,6 +107,7 @@ static bool pp_capable(struct sk_buff *skb)
 	       netlink_capable(skb, CAP_SYS_ADMIN);
 }
 
+/* CAP_NET_ADMIN was checked by the core (GENL_ADMIN_PERM on every op). */
 static int pp_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 		       struct genl_info *info)
 {
@@ -156,18 +166,16 @@ static int pp_put_u64(struct sk_buff *skb, int type, u64 v)
 
 /* ---- GET_INFO ---- */
 
+/* No clocksource: PERFPROBE_A_CLOCKSOURCE is reserved, tools read sysfs. */
 static int pp_info_fill(struct sk_buff *msg)
 {
-	char cs[32];
 	unsigned int i;
 	bool active;
 	u32 tgid;
 
-	pp_clocksource_name(cs, sizeof(cs));
 	if (nla_put_u32(msg, PERFPROBE_A_ABI_VERSION, PERFPROBE_GENL_VERSION) ||
 	    nla_put_string(msg, PERFPROBE_A_MODULE_VERSION,
 			   PERFPROBE_MODULE_VERSION) ||
-	    nla_put_string(msg, PERFPROBE_A_CLOCKSOURCE, cs) ||
 	    pp_put_u64(msg, PERFPROBE_A_CLOCK_RES_NS, hrtimer_resolution) ||
 	    pp_put_u64(msg, PERFPROBE_A_KTIME_COST_PS, pp_info.ktime_cost_ps) ||
 	    pp_put_u64(msg, PERFPROBE_A_CYCLES_COST_PS, pp_info.cycles_cost_ps) ||
@@ -530,10 +538,11 @@ static int pp_trace_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	int err = 0;
 
 	/*
-	 * pre_doit does not cover dumps.  Check here rather than in .start:
-	 * in 6.1 cb->extack is only set while ->dumpit runs.  The first call
-	 * runs in the sender's context; netlink_capable() also checks the
-	 * credentials of the socket opener.
+	 * The core checked CAP_NET_ADMIN (GENL_ADMIN_PERM) before the dump
+	 * started, but pre_doit does not cover dumps.  Check here rather
+	 * than in .start: in 6.1 cb->extack is only set while ->dumpit runs.
+	 * The first call runs in the sender's context; netlink_capable() also
+	 * checks the credentials of the socket opener.
 	 */
 	if (cb->args[0] == PP_DUMP_SUMMARY && !pp_capable(cb->skb)) {
 		NL_SET_ERR_MSG(cb->extack, "CAP_PERFMON or CAP_SYS_ADMIN required");
@@ -571,32 +580,38 @@ unlock:
 static const struct genl_ops pp_genl_ops[] = {
 	{
 		.cmd		= PERFPROBE_CMD_GET_INFO,
+		.flags		= GENL_ADMIN_PERM,
 		.doit		= pp_get_info_doit,
 	},
 	{
 		.cmd		= PERFPROBE_CMD_TIMER,
+		.flags		= GENL_ADMIN_PERM,
 		.doit		= pp_timer_doit,
 		.policy		= pp_timer_policy,
 		.maxattr	= ARRAY_SIZE(pp_timer_policy) - 1,
 	},
 	{
 		.cmd		= PERFPROBE_CMD_COPY,
+		.flags		= GENL_ADMIN_PERM,
 		.doit		= pp_copy_doit,
 		.policy		= pp_copy_policy,
 		.maxattr	= ARRAY_SIZE(pp_copy_policy) - 1,
 	},
 	{
 		.cmd		= PERFPROBE_CMD_TRACE_START,
+		.flags		= GENL_ADMIN_PERM,
 		.doit		= pp_trace_start_doit,
 		.policy		= pp_trace_start_policy,
 		.maxattr	= ARRAY_SIZE(pp_trace_start_policy) - 1,
 	},
 	{
 		.cmd		= PERFPROBE_CMD_TRACE_STOP,
+		.flags		= GENL_ADMIN_PERM,
 		.doit		= pp_trace_stop_doit,
 	},
 	{
 		.cmd		= PERFPROBE_CMD_TRACE_GET,
+		.flags		= GENL_ADMIN_PERM,
 		.doit		= pp_trace_get_doit,
 		.dumpit		= pp_trace_get_dumpit,
 	},

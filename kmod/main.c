@@ -4,7 +4,7 @@
  *
  * Usage: insmod perfprobe.ko, then talk to the generic netlink family
  * "perfprobe" (include/uapi/linux/perfprobe.h) as a user with
- * CAP_PERFMON or CAP_SYS_ADMIN; human-readable state is in
+ * CAP_NET_ADMIN and CAP_PERFMON (or CAP_SYS_ADMIN); human-readable state is in
  * /sys/kernel/debug/perfprobe/.  See Documentation/kmod.rst.
  *
  * This file holds module init/exit and the load-time measurements
@@ -13,13 +13,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
-#include <linux/err.h>
-#include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/module.h>
-#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <asm/timex.h>
 #ifdef CONFIG_X86
@@ -32,39 +29,6 @@ struct pp_info pp_info;
 
 #define PP_COST_LOOPS		10000
 #define PP_CALIB_MS		10
-
-/*
- * There is no exported accessor for the current clocksource, so read the
- * sysfs attribute that prints it.  This needs sysfs mounted at /sys in
- * the caller's mount namespace; otherwise report what the timekeeping
- * snapshot tells (the ARM architected counter is identified) or
- * "unknown".
- */
-#define PP_CS_PATH "/sys/devices/system/clocksource/clocksource0/current_clocksource"
-
-int pp_clocksource_name(char *buf, size_t len)
-{
-	struct system_time_snapshot snap;
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t n;
-
-	f = filp_open(PP_CS_PATH, O_RDONLY, 0);
-	if (!IS_ERR(f)) {
-		n = kernel_read(f, buf, len - 1, &pos);
-		filp_close(f, NULL);
-		if (n > 0) {
-			buf[n] = '\0';
-			strim(buf);
-			if (buf[0])
-				return 0;
-		}
-	}
-	ktime_get_snapshot(&snap);
-	strscpy(buf, snap.cs_id == CSID_ARM_ARCH_COUNTER ?
-		"arch_sys_counter" : "unknown", len);
-	return -ENOENT;
-}
 
 static void pp_measure_costs(void)
 {

@@ -15,7 +15,7 @@
 
 #include "stats.h"
 
-#define PERFPROBE_MODULE_VERSION	"1.0"
+#define PERFPROBE_MODULE_VERSION	"1.1"
 
 struct netlink_ext_ack;
 struct pid;
@@ -32,8 +32,6 @@ struct pp_info {
 };
 
 extern struct pp_info pp_info;
-
-int pp_clocksource_name(char *buf, size_t len);
 
 /* ---- trace.c: the single system-wide trace ---- */
 
@@ -174,6 +172,8 @@ struct pp_copy_req {
 };
 
 int pp_copy_run(struct pp_copy_req *req, struct netlink_ext_ack *extack);
+/* Bytes of kernel buffer held by running COPY requests (for debugfs). */
+u64 pp_copy_inflight(void);
 
 /* ---- genl.c / debugfs.c ---- */
 int pp_genl_init(void);

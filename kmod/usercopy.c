@@ -8,9 +8,15 @@
  * in the declared buffer, the buffer must pass access_ok(), and the kernel
  * buffer (offset + size bytes, at most 64 MiB + 4 KiB) is allocated once
  * per request without warnings.  Any fault is -EFAULT, never a short copy.
+ *
+ * The family runs requests in parallel (parallel_ops), so the kernel
+ * buffers of all running requests together are capped by a module-wide
+ * budget, PERFPROBE_COPY_MAX_INFLIGHT_BYTES: a request that does not fit
+ * is refused with -EBUSY before it allocates anything.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/netlink.h>
@@ -24,6 +30,31 @@
 #include "perfprobe.h"
 
 #define PP_RESCHED_CHUNK	SZ_1M
+
+/* Bytes of kernel buffer reserved by the COPY requests running now. */
+static atomic64_t pp_copy_reserved = ATOMIC64_INIT(0);
+
+/* Reserve bytes of the budget, all or nothing. */
+static bool pp_copy_reserve(u64 bytes)
+{
+	s64 old = atomic64_read(&pp_copy_reserved);
+
+	do {
+		if (bytes > PERFPROBE_COPY_MAX_INFLIGHT_BYTES - old)
+			return false;
+	} while (!atomic64_try_cmpxchg(&pp_copy_reserved, &old, old + bytes));
+	return true;
+}
+
+static void pp_copy_unreserve(u64 bytes)
+{
+	atomic64_sub(bytes, &pp_copy_reserved);
+}
+
+u64 pp_copy_inflight(void)
+{
+	return atomic64_read(&pp_copy_reserved);
+}
 
 static void pp_fill_pattern(u8 *p, size_t size)
 {
@@ -66,7 +97,7 @@ static unsigned long pp_copy_once(const struct pp_copy_req *req, void *kbuf,
 int pp_copy_run(struct pp_copy_req *req, struct netlink_ext_ack *extack)
 {
 	void __user *ubuf;
-	u64 start, now;
+	u64 start, now, len;
 	unsigned long left;
 	void *kbuf;
 	int err = 0;
@@ -100,10 +131,17 @@ int pp_copy_run(struct pp_copy_req *req, struct netlink_ext_ack *extack)
 	}
 	ubuf += req->offset;
 
-	kbuf = kvmalloc(req->offset + req->size, GFP_KERNEL | __GFP_NOWARN);
+	len = req->offset + req->size;
+	if (!pp_copy_reserve(len)) {
+		NL_SET_ERR_MSG(extack,
+			       "concurrent COPY requests use the module's buffer budget, retry later");
+		return -EBUSY;
+	}
+	kbuf = kvmalloc(len, GFP_KERNEL | __GFP_NOWARN);
 	if (!kbuf) {
 		NL_SET_ERR_MSG(extack, "cannot allocate the kernel buffer");
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto unreserve;
 	}
 	if (req->dir == PERFPROBE_COPY_TO_USER)
 		pp_fill_pattern(kbuf + req->offset, req->size);
@@ -136,5 +174,7 @@ int pp_copy_run(struct pp_copy_req *req, struct netlink_ext_ack *extack)
 
 free_kbuf:
 	kvfree(kbuf);
+unreserve:
+	pp_copy_unreserve(len);
 	return err;
 }

@@ -18,6 +18,7 @@ PP=/bin/pp-vmtest
 SEED=${pp_seed:-1}
 USER_UID=1000
 CAP_PERFMON=38
+CAP_NET_ADMIN=12
 fails=0
 
 # Kernel messages that fail the run (same list as scripts/vmtest.sh).
@@ -160,7 +161,10 @@ if want privs; then
 		grep -q '^not ok' /tmp/su.out || nok "[su ppuser] pp-vmtest privs exited with status $rc"
 		fails=$((fails + 1))
 	fi
+	# Documentation/kmod.rst: CAP_NET_ADMIN (core) + CAP_PERFMON (module)
 	run -u "$USER_UID:$USER_UID" -C "$CAP_PERFMON" privs --perfmon
+	run -u "$USER_UID:$USER_UID" -C "$CAP_NET_ADMIN" privs --net-admin
+	run -u "$USER_UID:$USER_UID" -C "$CAP_NET_ADMIN,$CAP_PERFMON" privs --allowed
 	dmesg_check "privilege tests"
 fi
 
@@ -169,6 +173,13 @@ if want concurrent; then
 	section "two concurrent clients"
 	run concurrent -n 60
 	dmesg_check "concurrent clients"
+	# concurrent COPY requests over the module's buffer budget, then an
+	# unload that must find nothing still reserved or allocated
+	section "COPY buffer budget"
+	run copy-budget
+	check "rmmod after the COPY budget test" unload
+	check "insmod again after the COPY budget test" load
+	dmesg_check "COPY buffer budget"
 fi
 
 # ---------------------------------------------------------------------------
@@ -202,6 +213,34 @@ if want rmmod-trace; then
 	check "insmod again after rmmod during a trace" load
 	run info --expect-idle
 	dmesg_check "rmmod during a trace"
+fi
+
+# ---------------------------------------------------------------------------
+# rmmod while `perfprobe trace -- CMD` runs: the CLI must say in words that
+# the module went away, not print a bare errno.
+if want rmmod-trace && [ -x /bin/perfprobe ]; then
+	section "rmmod during perfprobe trace"
+	loaded || load
+	/bin/perfprobe trace -- /bin/busybox sleep 4 >/tmp/rmcli.out 2>&1 &
+	tracer=$!
+	for i in $(seq 1 100); do
+		grep -q '^active: 1' /sys/kernel/debug/perfprobe/trace 2>/dev/null && break
+		sleep 0.1
+	done
+	check "perfprobe trace -- sleep 4: the trace is active" \
+		grep -q '^active: 1' /sys/kernel/debug/perfprobe/trace
+	check "rmmod during perfprobe trace succeeds" unload
+	wait "$tracer"
+	rc=$?
+	check "perfprobe trace exits 1 when the module went away (exit $rc)" [ "$rc" -eq 1 ]
+	if grep -q '^perfprobe: trace: .*perfprobe.ko was unloaded during the trace$' /tmp/rmcli.out; then
+		ok "perfprobe trace says the module was unloaded during the trace"
+	else
+		nok "perfprobe trace says the module was unloaded during the trace"
+		sed 's/^/#   /' /tmp/rmcli.out
+	fi
+	check "insmod again after rmmod during perfprobe trace" load
+	dmesg_check "rmmod during perfprobe trace"
 fi
 
 # ---------------------------------------------------------------------------
@@ -250,7 +289,7 @@ if want cli && [ -x "$PPC" ]; then
 	check "crypto_kcapi: a broken known-answer test fails the run" [ $? -eq 1 ]
 	has "crypto_kcapi: the failure names the known-answer test" 'known-answer test' /tmp/o
 	su ppuser -c "$PPC kmod status" >/tmp/o 2>&1
-	has "unprivileged kmod status: refused with the kernel's reason" 'kernel reports' /tmp/o
+	has "unprivileged kmod status: refused, naming the capabilities" 'Operation not permitted: perfprobe.ko needs CAP_NET_ADMIN and CAP_PERFMON' /tmp/o
 	dmesg_check "perfprobe command"
 elif want cli; then
 	nok "perfprobe binary not in the initramfs"

@@ -11,7 +11,8 @@
  * usage: pp-vmtest [-u UID[:GID]] [-C CAP] [-q] COMMAND [options]
  *   -u UID[:GID]  drop to this uid/gid (and no supplementary groups)
  *                 before doing anything; all capabilities are dropped
- *   -C CAP        ... except capability number CAP (e.g. 38 = CAP_PERFMON)
+ *   -C CAP[,CAP]  ... except these capability numbers (12 = CAP_NET_ADMIN,
+ *                 38 = CAP_PERFMON)
  *   -q            quiet: no TAP output, exit status only (info)
  *
  * commands (see Documentation/vmtest.rst):
@@ -21,8 +22,9 @@
  *   bad [--fresh]             malformed and invalid requests
  *   trace-syscalls [-n N]     exact getppid() counting
  *   trace-faults [-n PAGES]   minor fault counting
- *   privs --expect-eperm|--perfmon
+ *   privs --expect-eperm|--perfmon|--net-admin|--allowed
  *   concurrent [-n ITER]      two clients at once
+ *   copy-budget               concurrent COPY requests over the buffer budget
  *   fuzz [-n COUNT] [-s SEED] [-t SECONDS]
  *   trace-hold [-t TGID] [-f FEATURES] [-r READYFILE]
  *   fault-storm               page-fault hard until killed
@@ -44,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -56,6 +59,7 @@
 
 #include <linux/capability.h>
 #include <linux/netlink.h>
+#include <linux/userfaultfd.h>
 #include <netlink/netlink.h>
 #include <netlink/msg.h>
 #include <netlink/attr.h>
@@ -911,24 +915,29 @@ static bool have_cap(int cap)
 	return d[cap / 32].effective & (1U << (cap % 32));
 }
 
+/* The module's model: CAP_NET_ADMIN and (CAP_PERFMON or CAP_SYS_ADMIN). */
 static bool privileged(void)
 {
-	return have_cap(CAP_SYS_ADMIN) || have_cap(CAP_PERFMON);
+	return have_cap(CAP_NET_ADMIN) &&
+	       (have_cap(CAP_SYS_ADMIN) || have_cap(CAP_PERFMON));
 }
 
-static int drop_privs(uid_t uid, gid_t gid, int keep_cap)
+/* keep_caps: bit n keeps capability n */
+static int drop_privs(uid_t uid, gid_t gid, uint64_t keep_caps)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2] = { { 0 } };
 
-	if (keep_cap >= 0 && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+	if (keep_caps && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
 		return -1;
 	if (setgroups(0, NULL) || setresgid(gid, gid, gid) ||
 	    setresuid(uid, uid, uid))
 		return -1;
-	if (keep_cap >= 0) {
-		d[keep_cap / 32].effective = 1U << (keep_cap % 32);
-		d[keep_cap / 32].permitted = 1U << (keep_cap % 32);
+	for (int c = 0; c < 64; c++) {
+		if (!(keep_caps >> c & 1))
+			continue;
+		d[c / 32].effective |= 1U << (c % 32);
+		d[c / 32].permitted |= 1U << (c % 32);
 	}
 	if (syscall(SYS_capset, &h, d))
 		return -1;
@@ -1838,9 +1847,46 @@ out:
 
 /* ---------------------------------------------------------- test: privs */
 
+/*
+ * Requests with invalid attributes: a caller without CAP_NET_ADMIN must
+ * get -EPERM from the core before any attribute is looked at (with
+ * CAP_NET_ADMIN they would be -ERANGE/-EINVAL).
+ */
+static void privs_invalid(struct pp *p, const char *who)
+{
+	static const struct {
+		const char *name;
+		int cmd;
+		struct aspec attrs[4];
+	} cases[] = {
+		{ "TIMER with period 1 ns (out of range)", PERFPROBE_CMD_TIMER,
+		  { A(PERFPROBE_A_TIMER_PERIOD_NS, 8, 1), A(PERFPROBE_A_TIMER_COUNT, 4, 1), END } },
+		{ "COPY with an unknown attribute", PERFPROBE_CMD_COPY,
+		  { A(PERFPROBE_A_MAX + 1, 4, 0), END } },
+		{ "COPY with a u64 attribute of 4 bytes", PERFPROBE_CMD_COPY,
+		  { A(PERFPROBE_A_COPY_SIZE, 4, 1), END } },
+		{ "TRACE_START with tgid 0 and unknown features", PERFPROBE_CMD_TRACE_START,
+		  { A(PERFPROBE_A_TRACE_TGID, 4, 0), A(PERFPROBE_A_TRACE_FEATURES, 4, 1U << 31), END } },
+	};
+	char name[160];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(name, sizeof(name), "%s: %s is refused before parsing", who, cases[i].name);
+		expect_case(p, name, cases[i].cmd, 0, cases[i].attrs, -EPERM, true);
+	}
+}
+
+/*
+ * --expect-eperm: no capability; --perfmon: CAP_PERFMON only;
+ * --net-admin: CAP_NET_ADMIN only; --allowed: CAP_NET_ADMIN + CAP_PERFMON.
+ * Only --allowed may use the module (Documentation/kmod.rst).
+ */
 static int cmd_privs(int argc, char **argv)
 {
-	bool perfmon = argc > 1 && !strcmp(argv[1], "--perfmon");
+	const char *mode = argc > 1 ? argv[1] : "--expect-eperm";
+	bool allowed = !strcmp(mode, "--allowed");
+	bool net_admin = allowed || !strcmp(mode, "--net-admin");
+	bool perfmon = allowed || !strcmp(mode, "--perfmon");
 	uint8_t *buf = map_guarded(PAGE);
 	struct copy_req q = { PERFPROBE_COPY_TO_USER, (uintptr_t)buf, 256, 256, -1, -1 };
 	struct copy_res c;
@@ -1851,19 +1897,25 @@ static int cmd_privs(int argc, char **argv)
 	struct pp p;
 	uid_t uid = getuid();
 
-	diag("running as uid %u gid %u, CAP_SYS_ADMIN %d, CAP_PERFMON %d", uid,
-	     getgid(), have_cap(CAP_SYS_ADMIN), have_cap(CAP_PERFMON));
+	diag("running as uid %u gid %u, CAP_SYS_ADMIN %d, CAP_NET_ADMIN %d, CAP_PERFMON %d", uid,
+	     getgid(), have_cap(CAP_SYS_ADMIN), have_cap(CAP_NET_ADMIN), have_cap(CAP_PERFMON));
 	if (open_or_fail(&p))
 		return 1;
 	memset(buf, CANARY, 256);
-	if (!perfmon) {
-		const char *who = "unprivileged user";
+	if (!allowed) {
+		const char *who = !net_admin && !perfmon ? "unprivileged user" :
+				  perfmon ? "user with only CAP_PERFMON" :
+				  "user with only CAP_NET_ADMIN";
 		size_t bad;
 
-		tap(uid != 0 && !privileged(), "%s has neither CAP_SYS_ADMIN nor CAP_PERFMON", who);
+		tap(uid != 0 && !have_cap(CAP_SYS_ADMIN) && have_cap(CAP_NET_ADMIN) == net_admin &&
+		    have_cap(CAP_PERFMON) == perfmon && !privileged(),
+		    "%s: capability set is as intended", who);
 #define EXPECT_EPERM(what) do { \
 		report(what, &r); \
-		tap(r.err == -EPERM, "%s: %s is refused: %s (expected -EPERM)", who, what, errname(r.err)); \
+		tap(r.err == -EPERM && (!net_admin || r.has_ext), \
+		    "%s: %s is refused: %s%s (expected -EPERM%s)", who, what, errname(r.err), \
+		    r.has_ext ? " with extack" : "", net_admin ? " with extack" : ""); \
 	} while (0)
 		pp_get_info(&p, &in, &r);
 		EXPECT_EPERM("GET_INFO");
@@ -1890,11 +1942,13 @@ static int cmd_privs(int argc, char **argv)
 		pp_trace_get(&p, true, &t, &r);
 		EXPECT_EPERM("TRACE_GET dump");
 #undef EXPECT_EPERM
+		if (!net_admin)
+			privs_invalid(&p, who);
 	} else {
-		const char *who = "user with only CAP_PERFMON";
+		const char *who = "user with CAP_NET_ADMIN and CAP_PERFMON";
 		uint32_t en;
 
-		tap(uid != 0 && have_cap(CAP_PERFMON) && !have_cap(CAP_SYS_ADMIN),
+		tap(uid != 0 && privileged() && !have_cap(CAP_SYS_ADMIN),
 		    "%s: capability set is as intended", who);
 		pp_get_info(&p, &in, &r);
 		report("GET_INFO", &r);
@@ -1915,6 +1969,168 @@ static int cmd_privs(int argc, char **argv)
 		tap(r.err == 0, "%s: TRACE_GET works", who);
 	}
 	pp_close(&p);
+	return n_fail ? 1 : 0;
+}
+
+/* ---------------------------------------------------- test: copy-budget */
+
+#define PP_DEBUGFS_INFO	"/sys/kernel/debug/perfprobe/info"
+
+/* copy_inflight_bytes from debugfs, or -1 */
+static int64_t copy_inflight(void)
+{
+	FILE *f = fopen(PP_DEBUGFS_INFO, "re");
+	char line[256];
+	int64_t v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "copy_inflight_bytes: %" SCNd64, &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+struct budget_holder {
+	pthread_t th;
+	uint8_t *buf;
+	struct reply r;
+	struct copy_res c;
+};
+
+/* A maximal FROM_USER COPY that blocks on the userfaultfd page at buf. */
+static void *budget_hold(void *arg)
+{
+	struct budget_holder *h = arg;
+	struct copy_req q = { PERFPROBE_COPY_FROM_USER, (uintptr_t)h->buf,
+			      PERFPROBE_COPY_MAX_SIZE, PERFPROBE_COPY_MAX_SIZE, -1, 1 };
+	struct pp p;
+
+	if (pp_open(&p)) {
+		h->r.err = PP_ERR_LOCAL;
+		return NULL;
+	}
+	p.timeout_ms = 120000;
+	pp_copy(&p, &q, &h->c, &h->r);
+	pp_close(&p);
+	return NULL;
+}
+
+/*
+ * Two maximal COPY requests hold PERFPROBE_COPY_MAX_INFLIGHT_BYTES - 8 KiB
+ * of kernel buffer while their copy_from_user() waits on a userfaultfd
+ * page, so the budget is known to be taken (no timing): a third maximal
+ * request gets -EBUSY, 8 KiB still fits, 8 KiB + 1 does not.  Then the
+ * page is supplied, both holders finish, the budget is back to 0 (also
+ * after a faulting request) and a maximal request works again.
+ */
+static int cmd_copy_budget(int argc, char **argv)
+{
+	const uint64_t max = PERFPROBE_COPY_MAX_SIZE;
+	const int nhold = PERFPROBE_COPY_MAX_INFLIGHT_BYTES / (max + PERFPROBE_COPY_MAX_OFFSET);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct budget_holder hold[4];
+	uint8_t *small = map_guarded(4 * PAGE);
+	struct copy_req q = { PERFPROBE_COPY_FROM_USER, 0, 0, 0, -1, 1 };
+	struct uffd_msg msg;
+	struct copy_res c;
+	struct reply r;
+	struct pp p;
+	int64_t used = -1;
+	int uffd, i, faults = 0;
+	uint8_t *buf;
+
+	(void)argc;
+	(void)argv;
+	tap(nhold == 2, "the budget holds %d maximal requests (expected 2)", nhold);
+	if (nhold < 1 || nhold > 4 || !small || copy_inflight() != 0) {
+		tap(false, "copy-budget: setup (debugfs %s reads %" PRId64 ")", PP_DEBUGFS_INFO,
+		    copy_inflight());
+		return 1;
+	}
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	buf = mmap(NULL, max, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		   -1, 0);
+	reg.range.start = (uintptr_t)buf;
+	reg.range.len = PAGE;
+	if (uffd < 0 || buf == MAP_FAILED || ioctl(uffd, UFFDIO_API, &api) ||
+	    ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		tap(false, "copy-budget: userfaultfd on the first page: %s", strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < nhold; i++) {
+		memset(&hold[i], 0, sizeof(hold[i]));
+		hold[i].buf = buf;
+		pthread_create(&hold[i].th, NULL, budget_hold, &hold[i]);
+	}
+	/* every holder has reserved its buffer once the debugfs sum says so */
+	for (i = 0; i < 3000; i++) {
+		used = copy_inflight();
+		if (used == (int64_t)(nhold * max))
+			break;
+		sleep_ms(10);
+	}
+	while (faults < nhold) {
+		struct pollfd pfd = { uffd, POLLIN, 0 };
+
+		if (poll(&pfd, 1, 30000) != 1 || read(uffd, &msg, sizeof(msg)) != sizeof(msg))
+			break;
+		faults += msg.event == UFFD_EVENT_PAGEFAULT;
+	}
+	tap(used == (int64_t)(nhold * max) && faults == nhold,
+	    "%d maximal COPY requests hold %" PRId64 " bytes, blocked in copy_from_user (%d faults)",
+	    nhold, used, faults);
+
+	if (open_or_fail(&p))
+		return 1;
+	q.addr = (uintptr_t)buf;
+	q.buflen = q.size = max;
+	pp_copy(&p, &q, &c, &r);
+	report("COPY over the budget", &r);
+	tap(r.err == -EBUSY && r.has_ext, "one more maximal COPY: %s%s (expected -EBUSY with extack)",
+	    errname(r.err), r.has_ext ? " with extack" : "");
+	q.addr = (uintptr_t)small;
+	q.buflen = 4 * PAGE;
+	q.size = PERFPROBE_COPY_MAX_INFLIGHT_BYTES - nhold * max;
+	pp_copy(&p, &q, &c, &r);
+	report("COPY of the budget's rest", &r);
+	tap(r.err == 0 && c.bytes == q.size, "a COPY of the %" PRIu64 " bytes left works: %s",
+	    q.size, errname(r.err));
+	q.size++;
+	pp_copy(&p, &q, &c, &r);
+	tap(r.err == -EBUSY, "a COPY of one byte more: %s (expected -EBUSY)", errname(r.err));
+
+	{
+		struct uffdio_zeropage zp = { .range = { (uintptr_t)buf, PAGE } };
+
+		if (ioctl(uffd, UFFDIO_ZEROPAGE, &zp))
+			diag("UFFDIO_ZEROPAGE: %s", strerror(errno));
+	}
+	for (i = 0; i < nhold; i++) {
+		pthread_join(hold[i].th, NULL);
+		report("holder COPY", &hold[i].r);
+		tap(hold[i].r.err == 0 && hold[i].c.bytes == max,
+		    "holder %d finished once the page came: %s, %" PRIu64 " bytes", i,
+		    errname(hold[i].r.err), hold[i].c.bytes);
+	}
+	/* a request that faults returns its reservation too */
+	q.addr = (uintptr_t)small;
+	q.buflen = q.size = 5 * PAGE;
+	pp_copy(&p, &q, &c, &r);
+	tap(r.err == -EFAULT, "a COPY running into a guard page: %s (expected -EFAULT)",
+	    errname(r.err));
+	used = copy_inflight();
+	tap(used == 0, "the budget is all returned: %" PRId64 " bytes in use", used);
+	q.addr = (uintptr_t)buf;
+	q.buflen = q.size = max;
+	pp_copy(&p, &q, &c, &r);
+	report("maximal COPY after", &r);
+	tap(r.err == 0, "a maximal COPY works again: %s", errname(r.err));
+	pp_close(&p);
+	close(uffd);
+	munmap(buf, max);
 	return n_fail ? 1 : 0;
 }
 
@@ -2540,6 +2756,7 @@ static const struct {
 	{ "trace-syscalls", cmd_trace_syscalls },
 	{ "trace-faults", cmd_trace_faults },
 	{ "privs", cmd_privs },
+	{ "copy-budget", cmd_copy_budget },
 	{ "concurrent", cmd_concurrent },
 	{ "fuzz", cmd_fuzz },
 	{ "trace-hold", cmd_trace_hold },
@@ -2559,7 +2776,8 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	int keep_cap = -1, opt;
+	uint64_t keep_caps = 0;
+	int opt;
 	long uid = -1, gid = -1;
 	static char tagbuf[64];
 
@@ -2574,7 +2792,10 @@ int main(int argc, char **argv)
 			gid = *colon == ':' ? strtol(colon + 1, NULL, 10) : uid;
 			break;
 		}
-		case 'C': keep_cap = atoi(optarg); break;
+		case 'C':
+			for (char *c = optarg; *c; c += *c == ',')
+				keep_caps |= 1ULL << (strtoul(c, &c, 10) & 63);
+			break;
 		case 'q': quiet = true; break;
 		default: usage();
 		}
@@ -2582,12 +2803,12 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		usage();
 	if (uid >= 0) {
-		if (drop_privs(uid, gid, keep_cap)) {
+		if (drop_privs(uid, gid, keep_caps)) {
 			printf("not ok - drop privileges to uid %ld: %s\n", uid, strerror(errno));
 			return 1;
 		}
 		snprintf(tagbuf, sizeof(tagbuf), "[uid %ld%s] ", uid,
-			 keep_cap >= 0 ? " +cap" : "");
+			 keep_caps ? " +cap" : "");
 		tag = tagbuf;
 	}
 	argc -= optind;

@@ -8,6 +8,16 @@
 #define CLOCK_ROUNDS	15
 #define CLOCK_READS	1000
 
+int pp_clocksource(char *buf, size_t size)
+{
+	if (!pp_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			  buf, size))
+		return 0;
+	if (size)
+		buf[0] = '\0';
+	return -1;
+}
+
 void pp_clock_calibrate(struct pp_clock_info *ci)
 {
 	double cost[CLOCK_ROUNDS];
@@ -17,9 +27,7 @@ void pp_clock_calibrate(struct pp_clock_info *ci)
 
 	memset(ci, 0, sizeof(*ci));
 	ci->id = "CLOCK_MONOTONIC";
-	if (pp_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
-			 ci->source, sizeof(ci->source)))
-		ci->source[0] = '\0';
+	pp_clocksource(ci->source, sizeof(ci->source));
 	if (!clock_getres(CLOCK_MONOTONIC, &res))
 		ci->getres_ns = (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
 

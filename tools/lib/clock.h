@@ -7,6 +7,7 @@
 #ifndef PP_CLOCK_H
 #define PP_CLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -27,5 +28,8 @@ static inline uint64_t pp_now_ns(void)
 }
 
 void pp_clock_calibrate(struct pp_clock_info *ci);
+
+/* The kernel's current clocksource (sysfs) in buf: 0, or -1 and "". */
+int pp_clocksource(char *buf, size_t size);
 
 #endif /* PP_CLOCK_H */

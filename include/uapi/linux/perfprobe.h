@@ -10,10 +10,21 @@
  * policy with -ERANGE ("integer out of range", with the attribute offset);
  * a combination over a cap (period * count, size * iterations,
  * offset + size > buflen) is -EINVAL.
- * Every error carries an extack message (set NETLINK_EXT_ACK on the socket
- * to receive it).  Every command is privileged: the caller needs
- * CAP_SYS_ADMIN or CAP_PERFMON (checked explicitly by the module, see
- * Documentation/kmod.rst), otherwise -EPERM.
+ * Every error the module raises carries an extack message (set
+ * NETLINK_EXT_ACK on the socket to receive it).
+ *
+ * Privileges: every command (doit and dump) needs CAP_NET_ADMIN and one of
+ * CAP_PERFMON or CAP_SYS_ADMIN, all in the initial user namespace, held by
+ * both the process that opened the socket and the sender.  CAP_NET_ADMIN
+ * is checked by the generic netlink core (GENL_ADMIN_PERM) before any
+ * attribute is parsed, so a caller without it gets a bare -EPERM whatever
+ * the request contains; CAP_PERFMON/CAP_SYS_ADMIN is checked by the module
+ * once the request is validated (-EPERM with an extack message).  See
+ * Documentation/kmod.rst.
+ *
+ * The machine-readable description of this ABI is
+ * Documentation/netlink/specs/perfprobe.yaml; `make check-spec` checks this
+ * header and the module's policies against it.
  *
  * All u64 attributes are 64-bit aligned with PERFPROBE_A_PAD (kernel side
  * nla_put_u64_64bit()); userspace must skip PAD attributes.  Times are in
@@ -23,7 +34,7 @@
  *
  * PERFPROBE_CMD_GET_INFO (doit)
  *   request: none
- *   reply:   ABI_VERSION, MODULE_VERSION, CLOCKSOURCE, CLOCK_RES_NS,
+ *   reply:   ABI_VERSION, MODULE_VERSION, CLOCK_RES_NS,
  *            KTIME_COST_PS, CYCLES_COST_PS, CYCLES_KHZ, CYCLES_CALIB,
  *            CAPS, SYSCALL_MAX, COPY_SYMBOL (0..n, one per probeable
  *            user-copy routine), COPY_REASON (only when none is probeable),
@@ -63,6 +74,11 @@
  *            COPY_CHECKSUM (FROM_USER only: 64-bit FNV-1a of the `size`
  *            bytes copied in by the last iteration, see
  *            PERFPROBE_FNV1A64_OFFSET/PRIME).
+ *   The kernel buffer (offset + size bytes) counts against a module-wide
+ *   budget of PERFPROBE_COPY_MAX_INFLIGHT_BYTES shared by all COPY
+ *   requests running at the same time: a request that would exceed it is
+ *   refused with -EBUSY before anything is allocated or copied (retry
+ *   once the others are done; a lone request always fits).
  *   TO_USER writes PERFPROBE_COPY_PATTERN(j) to byte j of the destination
  *   (j = 0 .. size - 1, counted from COPY_ADDR + offset); CLEAR_USER
  *   writes zeros.  A fault (unmapped/read-only memory, kernel address,
@@ -75,7 +91,8 @@
  *            PERFPROBE_CAP_SYSCALL_TRACE | PERFPROBE_CAP_PGFAULT_KRETPROBE |
  *            PERFPROBE_CAP_PGFAULT_TP | PERFPROBE_CAP_COPY_KPROBES;
  *            default = every available one; asking for an unavailable
- *            feature is -EOPNOTSUPP).
+ *            feature, or a PERFPROBE_CAP_* bit that is not a trace
+ *            feature, is -EOPNOTSUPP; an unknown bit is -EINVAL).
  *   reply:   TRACE_TGID, TRACE_FEATURES (what was actually enabled).
  *   Only one trace at a time: -EBUSY if a trace is active.  Starting a
  *   trace clears the previous results.  The trace owner is the netlink
@@ -124,6 +141,12 @@
 #define PERFPROBE_COPY_MAX_TOTAL_BYTES	(16ULL << 30)		/* 16 GiB */
 /* The copy loop stops after the iteration that crosses this much time. */
 #define PERFPROBE_COPY_MAX_DURATION_NS	1000000000ULL		/* 1 s */
+/*
+ * Kernel buffers of all concurrent COPY requests together: two requests of
+ * the maximal size and offset fit, a third one does not (128 MiB + 8 KiB).
+ */
+#define PERFPROBE_COPY_MAX_INFLIGHT_BYTES \
+	(2 * (PERFPROBE_COPY_MAX_SIZE + PERFPROBE_COPY_MAX_OFFSET))
 
 #define PERFPROBE_HIST_BUCKETS		64
 
@@ -181,7 +204,12 @@ enum perfprobe_attrs {
 	/* GET_INFO */
 	PERFPROBE_A_ABI_VERSION,	/* u32: PERFPROBE_GENL_VERSION */
 	PERFPROBE_A_MODULE_VERSION,	/* string */
-	PERFPROBE_A_CLOCKSOURCE,	/* string, see Documentation/kmod.rst */
+	/*
+	 * Reserved: modules before 1.1 sent the clocksource name here; it is
+	 * no longer sent (read
+	 * /sys/devices/system/clocksource/clocksource0/current_clocksource).
+	 */
+	PERFPROBE_A_CLOCKSOURCE,
 	PERFPROBE_A_CLOCK_RES_NS,	/* u64: hrtimer resolution */
 	PERFPROBE_A_KTIME_COST_PS,	/* u64: mean ktime_get_ns() cost, ps */
 	PERFPROBE_A_CYCLES_COST_PS,	/* u64: mean get_cycles() cost, ps */

@@ -129,9 +129,11 @@ static void measure(struct pp_ctx *ctx, struct pp_result *r, pp_loop_fn fn,
 		return;
 	ret = traced_sample(ctx, fn, arg, features, s, &t);
 	if (ret) {
-		fprintf(stderr, "perfprobe: note: %s: no kernel-side figures: %s%s%s\n",
-			r->key, strerror(-ret), ks_sess.msg[0] ? ": kernel reports: " : "",
-			ks_sess.msg);
+		char why[PPNL_MSG_MAX + 64];
+
+		ppnl_strerror(&ks_sess, ret, why, sizeof(why));
+		fprintf(stderr, "perfprobe: note: %s: no kernel-side figures: %s\n",
+			r->key, why);
 		goto free_s;
 	}
 	if (pp_kside_compute(&t, names, &c))

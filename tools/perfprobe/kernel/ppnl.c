@@ -23,6 +23,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "clock.h"
 #include "ppnl.h"
 #include "util.h"
 
@@ -85,7 +86,6 @@ static struct nla_policy bucket_policy[PERFPROBE_BUCKET_A_MAX + 1] = {
 static struct nla_policy top_policy[PERFPROBE_A_MAX + 1] = {
 	[PERFPROBE_A_ABI_VERSION] = { .type = NLA_U32 },
 	[PERFPROBE_A_MODULE_VERSION] = { .type = NLA_STRING },
-	[PERFPROBE_A_CLOCKSOURCE] = { .type = NLA_STRING },
 	[PERFPROBE_A_CLOCK_RES_NS] = { .type = NLA_U64 },
 	[PERFPROBE_A_KTIME_COST_PS] = { .type = NLA_U64 },
 	[PERFPROBE_A_CYCLES_COST_PS] = { .type = NLA_U64 },
@@ -265,7 +265,6 @@ int ppnl_parse_info(struct nlmsghdr *hdr, struct ppnl_info *info)
 		return -EBADMSG;
 	info->abi_version = get_u32(tb[PERFPROBE_A_ABI_VERSION]);
 	get_str(info->module_version, PPNL_STR_MAX, tb[PERFPROBE_A_MODULE_VERSION]);
-	get_str(info->clocksource, PPNL_STR_MAX, tb[PERFPROBE_A_CLOCKSOURCE]);
 	info->clock_res_ns = get_u64(tb[PERFPROBE_A_CLOCK_RES_NS]);
 	info->ktime_cost_ps = get_u64(tb[PERFPROBE_A_KTIME_COST_PS]);
 	info->cycles_cost_ps = get_u64(tb[PERFPROBE_A_CYCLES_COST_PS]);
@@ -499,6 +498,19 @@ static int recv_all(struct ppnl *s, struct req *r)
 	return ret;
 }
 
+/*
+ * -ENOENT with no extack message comes from the generic netlink core: the
+ * family id is unknown, so perfprobe.ko was removed (and maybe loaded
+ * again under another id).  The module's own -ENOENT always has a
+ * message.  Ask the controller to tell the two apart.
+ */
+static bool family_gone(struct ppnl *s)
+{
+	int id = genl_ctrl_resolve(s->sk, PERFPROBE_GENL_NAME);
+
+	return id == -NLE_OBJ_NOTFOUND || (id >= 0 && id != s->family);
+}
+
 /* Send msg (consumed), read every answer; 0 or a negative errno. */
 static int transact(struct ppnl *s, struct nl_msg *msg, bool dump,
 		    int (*parse)(struct nlmsghdr *, void *), void *arg)
@@ -523,6 +535,15 @@ static int transact(struct ppnl *s, struct nl_msg *msg, bool dump,
 		return ret;
 	if (r.err) {
 		s->err = -r.err;
+		if (r.err == -ENOENT && !s->msg[0] && family_gone(s)) {
+			s->gone = true;
+			snprintf(s->msg, sizeof(s->msg), "perfprobe.ko was unloaded%s",
+				 s->tracing ? " during the trace" : "");
+		} else if (r.err == -EPERM && !s->msg[0]) {
+			/* the core's GENL_ADMIN_PERM check says nothing more */
+			s->err = 0;
+			snprintf(s->msg, sizeof(s->msg), "%s", PPNL_PRIVS);
+		}
 		return r.err;
 	}
 	return r.perr;
@@ -576,11 +597,16 @@ static int parse_info_cb(struct nlmsghdr *hdr, void *arg)
 int ppnl_get_info(struct ppnl *s, struct ppnl_info *info)
 {
 	struct nl_msg *msg = new_msg(s, PERFPROBE_CMD_GET_INFO, 0);
+	int ret;
 
 	if (!msg)
 		return -ENOMEM;
 	memset(info, 0, sizeof(*info));
-	return transact(s, msg, false, parse_info_cb, info);
+	ret = transact(s, msg, false, parse_info_cb, info);
+	/* The module has no clocksource accessor; its clock is this one. */
+	if (!ret)
+		pp_clocksource(info->clocksource, sizeof(info->clocksource));
+	return ret;
 }
 
 int ppnl_connect(struct ppnl *s, struct ppnl_info *info)
@@ -664,6 +690,7 @@ int ppnl_trace_start(struct ppnl *s, uint32_t tgid, uint32_t features,
 {
 	struct nl_msg *msg = new_msg(s, PERFPROBE_CMD_TRACE_START, 0);
 	uint32_t dummy;
+	int ret;
 
 	if (!msg)
 		return -ENOMEM;
@@ -672,16 +699,23 @@ int ppnl_trace_start(struct ppnl *s, uint32_t tgid, uint32_t features,
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	return transact(s, msg, false, parse_start_cb, enabled ? enabled : &dummy);
+	ret = transact(s, msg, false, parse_start_cb, enabled ? enabled : &dummy);
+	if (!ret)
+		s->tracing = true;
+	return ret;
 }
 
 int ppnl_trace_stop(struct ppnl *s)
 {
 	struct nl_msg *msg = new_msg(s, PERFPROBE_CMD_TRACE_STOP, 0);
+	int ret;
 
 	if (!msg)
 		return -ENOMEM;
-	return transact(s, msg, false, NULL, NULL);
+	ret = transact(s, msg, false, NULL, NULL);
+	if (!ret)
+		s->tracing = false;
+	return ret;
 }
 
 static int parse_trace_cb(struct nlmsghdr *hdr, void *arg)
@@ -705,12 +739,22 @@ int ppnl_trace_get(struct ppnl *s, struct ppnl_trace *t)
 	return ret;
 }
 
+void ppnl_strerror(const struct ppnl *s, int err, char *buf, size_t size)
+{
+	if (s->gone)
+		snprintf(buf, size, "%s", s->msg);
+	else if (s->msg[0] && s->err)
+		snprintf(buf, size, "%s: kernel reports: %s", strerror(-err), s->msg);
+	else if (s->msg[0])
+		snprintf(buf, size, "%s: %s", strerror(-err), s->msg);
+	else
+		snprintf(buf, size, "%s", strerror(-err));
+}
+
 void ppnl_perror(const struct ppnl *s, const char *what, int err)
 {
-	if (s->msg[0] && s->err)
-		pp_err("%s: %s: kernel reports: %s", what, strerror(-err), s->msg);
-	else if (s->msg[0])
-		pp_err("%s: %s: %s", what, strerror(-err), s->msg);
-	else
-		pp_err("%s: %s", what, strerror(-err));
+	char why[PPNL_MSG_MAX + 64];
+
+	ppnl_strerror(s, err, why, sizeof(why));
+	pp_err("%s: %s", what, why);
 }

@@ -5,7 +5,9 @@
  * One request at a time: ppnl_*() send a request, read every reply up to
  * and including the ACK (doit) or NLMSG_DONE (dump), and return 0 or a
  * negative errno.  A kernel error keeps its errno and the extended ACK
- * message in the session; ppnl_perror() prints both on one line.  The
+ * message in the session; ppnl_perror() prints both on one line.  A
+ * request that fails because perfprobe.ko was removed (the core answers
+ * -ENOENT for a family id that no longer exists) sets s->gone.  The
  * ABI is include/uapi/linux/perfprobe.h; Documentation/kmod-tools.rst.
  */
 #ifndef PP_PPNL_H
@@ -29,17 +31,24 @@ struct nlattr;
 #define PPNL_NOT_LOADED \
 	"kernel module not loaded: load it with: insmod kmod/perfprobe.ko (build it with: make kmod)"
 
+/* Appended to a bare -EPERM (Documentation/kmod.rst, privileges). */
+#define PPNL_PRIVS \
+	"perfprobe.ko needs CAP_NET_ADMIN and CAP_PERFMON (or CAP_SYS_ADMIN): run as root"
+
 struct ppnl {
 	struct nl_sock *sk;
 	int family;
 	int err;			/* errno of the last kernel error */
-	char msg[PPNL_MSG_MAX];		/* its extack message, or "" */
+	char msg[PPNL_MSG_MAX];		/* its extack message, or "" (or a
+					 * hint of ours: then err is 0) */
+	bool gone;			/* the family vanished: module unloaded */
+	bool tracing;			/* TRACE_START done, no TRACE_STOP yet */
 };
 
 struct ppnl_info {
 	uint32_t abi_version;
 	char module_version[PPNL_STR_MAX];
-	char clocksource[PPNL_STR_MAX];
+	char clocksource[PPNL_STR_MAX];	/* from sysfs, not from the module */
 	uint64_t clock_res_ns;
 	uint64_t ktime_cost_ps;
 	uint64_t cycles_cost_ps;
@@ -119,8 +128,14 @@ int ppnl_trace_stop(struct ppnl *s);
 int ppnl_trace_get(struct ppnl *s, struct ppnl_trace *t);
 void ppnl_trace_free(struct ppnl_trace *t);
 
-/* "perfprobe: <what>: <strerror(-err)>[: kernel reports: <msg>]" */
+/*
+ * "perfprobe: <what>: <strerror(-err)>[: kernel reports: <msg>]", or
+ * "perfprobe: <what>: perfprobe.ko was unloaded[ during the trace]" when
+ * the family went away under the session (s->gone).
+ */
 void ppnl_perror(const struct ppnl *s, const char *what, int err);
+/* The same reason without the prefixes, for a caller's own message. */
+void ppnl_strerror(const struct ppnl *s, int err, char *buf, size_t size);
 
 /* --- message parsing, exposed for the unit tests --- */
 
