@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "results.h"
+#include "sysinfo.h"
 #include "util.h"
 
 static char dir[] = "/tmp/pp-unit.XXXXXX";
@@ -62,6 +63,15 @@ static void make_run(struct pp_run *run)
 	run->meta.samples = 5;
 	run->meta.noise_pct = 5;
 	run->meta.pin_cpu = 1;
+	strcpy(run->meta.governor, "performance");
+	strcpy(run->meta.kcmdline, "BOOT_IMAGE=/vmlinuz ro quiet");
+	strcpy(run->meta.thp_enabled, "madvise");
+	/* thp_defrag not recorded: must stay absent */
+	strcpy(run->meta.mitig[0].name, "spectre_v2");
+	strcpy(run->meta.mitig[0].text, "Mitigation: Retpolines");
+	strcpy(run->meta.mitig[1].name, "mds");
+	strcpy(run->meta.mitig[1].text, "Not affected");
+	run->meta.nmitig = 2;
 	r = pp_run_add(run, "lat_syscall-null", "us", PP_LOWER_IS_BETTER, a, 5);
 	assert_non_null(r);
 	r->iterations = 1000;
@@ -90,6 +100,16 @@ static void test_round_trip(void **state)
 	assert_string_equal(back.meta.release, "6.1.0-test");
 	assert_true(back.meta.mhz.trusted && back.meta.mhz.mhz == 2000);
 	assert_int_equal(back.meta.pin_cpu, 1);
+	assert_string_equal(back.meta.governor, "performance");
+	assert_string_equal(back.meta.kcmdline, "BOOT_IMAGE=/vmlinuz ro quiet");
+	assert_string_equal(back.meta.thp_enabled, "madvise");
+	assert_string_equal(back.meta.thp_defrag, "");
+	/* kept sorted by name, whatever order they came in */
+	assert_int_equal(back.meta.nmitig, 2);
+	assert_string_equal(back.meta.mitig[0].name, "mds");
+	assert_string_equal(back.meta.mitig[0].text, "Not affected");
+	assert_string_equal(back.meta.mitig[1].name, "spectre_v2");
+	assert_string_equal(back.meta.mitig[1].text, "Mitigation: Retpolines");
 	assert_int_equal(back.nresults, 2);
 	r = pp_run_find(&back, "lat_syscall-null");
 	assert_non_null(r);
@@ -112,6 +132,128 @@ static void test_round_trip(void **state)
 	assert_int_equal(back.nfails, 1);
 	pp_run_free(&run);
 	pp_run_free(&back);
+}
+
+/* A fact that was not recorded is not written: absent, not "" or "unknown". */
+static void test_facts_absent_not_written(void **state)
+{
+	struct pp_run run;
+	char *s;
+
+	(void)state;
+	pp_run_init(&run);
+	s = pp_run_to_string(&run);
+	assert_non_null(s);
+	assert_null(strstr(s, "cpufreq_governor"));
+	assert_null(strstr(s, "kernel_cmdline"));
+	assert_null(strstr(s, "\"thp\""));
+	assert_null(strstr(s, "mitigations"));
+	free(s);
+	strcpy(run.meta.thp_defrag, "never");
+	s = pp_run_to_string(&run);
+	assert_non_null(strstr(s, "\"thp\": {\n      \"defrag\": \"never\"\n    }"));
+	free(s);
+	pp_run_free(&run);
+}
+
+/* A file written before the facts were recorded still loads, without them. */
+static void test_old_file_loads(void **state)
+{
+	struct pp_run run;
+	char p[256], err[512] = "";
+
+	(void)state;
+	path(p, "old.json");
+	write_file(p, "{\"format\": \"perfprobe-results\", \"schema_version\": 1, "
+		   "\"meta\": {\"perfprobe_version\": \"0.1\", \"hostname\": \"h\", "
+		   "\"cpu_model\": \"X\", \"online_cpus\": 2, "
+		   "\"options\": {\"mode\": \"default\", \"pin_cpu\": null}}, "
+		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", "
+		   "\"direction\": \"lower\", \"samples\": [5, 6, 7]}]}");
+	assert_int_equal(pp_run_load(&run, p, err, sizeof(err)), 0);
+	assert_string_equal(run.meta.hostname, "h");
+	assert_string_equal(run.meta.mode, "default");
+	assert_int_equal(run.meta.pin_cpu, -1);
+	assert_string_equal(run.meta.governor, "");
+	assert_string_equal(run.meta.kcmdline, "");
+	assert_string_equal(run.meta.thp_enabled, "");
+	assert_string_equal(run.meta.thp_defrag, "");
+	assert_int_equal(run.meta.nmitig, 0);
+	assert_int_equal(run.nresults, 1);
+	pp_run_free(&run);
+}
+
+static void mkfile(const char *root, const char *rel, const char *text)
+{
+	char p[512], cmd[1024];
+
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s)\"", p);
+	assert_int_equal(system(cmd), 0);
+	write_file(p, text);
+}
+
+/* The facts read from a tree that mimics /sys and /proc. */
+static void test_facts_from_sysfs(void **state)
+{
+	struct pp_meta m;
+	char root[256];
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	snprintf(root, sizeof(root), "%s/root", dir);
+	mkfile(root, "/sys/devices/system/cpu/online", "0-2,4\n");
+	mkfile(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
+	mkfile(root, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "performance\n");
+	mkfile(root, "/sys/devices/system/cpu/cpu2/cpufreq/scaling_governor", "powersave\n");
+	mkfile(root, "/sys/devices/system/cpu/cpu4/cpufreq/scaling_governor", "performance\n");
+	mkfile(root, "/sys/devices/system/cpu/vulnerabilities/spectre_v2",
+	       "Mitigation: Enhanced / Automatic IBRS\n");
+	mkfile(root, "/sys/devices/system/cpu/vulnerabilities/meltdown", "Not affected\n");
+	mkfile(root, "/proc/cmdline", "BOOT_IMAGE=/boot/vmlinuz-6.1 root=/dev/sda1 ro quiet\n");
+	mkfile(root, "/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	mkfile(root, "/sys/kernel/mm/transparent_hugepage/defrag",
+	       "always defer defer+madvise [madvise] never\n");
+	pp_sysinfo_facts(&m, root);
+	assert_string_equal(m.governor, "performance: 0-1,4; powersave: 2");
+	assert_int_equal(m.nmitig, 2);
+	assert_string_equal(m.mitig[0].name, "meltdown");
+	assert_string_equal(m.mitig[1].text, "Mitigation: Enhanced / Automatic IBRS");
+	assert_string_equal(m.kcmdline, "BOOT_IMAGE=/boot/vmlinuz-6.1 root=/dev/sda1 ro quiet");
+	assert_string_equal(m.thp_enabled, "madvise");
+	assert_string_equal(m.thp_defrag, "madvise");
+
+	/* every read fails: every fact absent, including stale ones */
+	snprintf(root, sizeof(root), "%s/empty", dir);
+	pp_sysinfo_facts(&m, root);
+	assert_string_equal(m.governor, "");
+	assert_string_equal(m.kcmdline, "");
+	assert_string_equal(m.thp_enabled, "");
+	assert_string_equal(m.thp_defrag, "");
+	assert_int_equal(m.nmitig, 0);
+}
+
+static void test_governor_and_thp_parsing(void **state)
+{
+	const int cpus[] = { 0, 1, 2, 3, 6, 7 };
+	const char *same[] = { "schedutil", "schedutil", "", "schedutil", "schedutil", "schedutil" };
+	const char *mixed[] = { "a", "b", "a", "a", "b", "b" };
+	const char *none[] = { "", "", "", "", "", "" };
+	char buf[64];
+
+	(void)state;
+	assert_true(pp_governor_summary(cpus, same, 6, buf, sizeof(buf)));
+	assert_string_equal(buf, "schedutil");
+	assert_true(pp_governor_summary(cpus, mixed, 6, buf, sizeof(buf)));
+	assert_string_equal(buf, "a: 0,2-3; b: 1,6-7");
+	assert_false(pp_governor_summary(cpus, none, 6, buf, sizeof(buf)));
+	assert_true(pp_thp_selected("[always] madvise never", buf, sizeof(buf)));
+	assert_string_equal(buf, "always");
+	assert_true(pp_thp_selected("always defer defer+madvise madvise [never]", buf, sizeof(buf)));
+	assert_string_equal(buf, "never");
+	assert_false(pp_thp_selected("always madvise never", buf, sizeof(buf)));
+	assert_false(pp_thp_selected("always [] never", buf, sizeof(buf)));
+	assert_false(pp_thp_selected("always [madvise", buf, sizeof(buf)));
 }
 
 static void test_atomic_no_leftovers(void **state)
@@ -213,6 +355,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_facts_absent_not_written),
+		cmocka_unit_test(test_old_file_loads),
+		cmocka_unit_test(test_facts_from_sysfs),
+		cmocka_unit_test(test_governor_and_thp_parsing),
 		cmocka_unit_test(test_atomic_no_leftovers),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_keys),

@@ -37,6 +37,17 @@ void pp_run_init(struct pp_run *run)
 	run->meta.pin_cpu = -1;
 }
 
+static int cmp_mitig(const void *a, const void *b)
+{
+	return strcmp(((const struct pp_mitig *)a)->name,
+		      ((const struct pp_mitig *)b)->name);
+}
+
+void pp_mitig_sort(struct pp_meta *m)
+{
+	qsort(m->mitig, m->nmitig, sizeof(m->mitig[0]), cmp_mitig);
+}
+
 void pp_run_free(struct pp_run *run)
 {
 	size_t i;
@@ -177,6 +188,34 @@ static void set_num(json_t *o, const char *name, double v)
 		json_object_set_new(o, name, json_real(v));
 }
 
+/* Set only when recorded: an empty string is a read that failed. */
+static void set_fact(json_t *o, const char *name, const char *v)
+{
+	if (v[0])
+		json_object_set_new(o, name, json_string(v));
+}
+
+static void facts_to_json(json_t *o, const struct pp_meta *m)
+{
+	json_t *thp = json_object(), *mit;
+	size_t i;
+
+	set_fact(o, "cpufreq_governor", m->governor);
+	set_fact(o, "kernel_cmdline", m->kcmdline);
+	set_fact(thp, "enabled", m->thp_enabled);
+	set_fact(thp, "defrag", m->thp_defrag);
+	if (json_object_size(thp))
+		json_object_set_new(o, "thp", thp);
+	else
+		json_decref(thp);
+	if (!m->nmitig)
+		return;
+	mit = json_object();
+	for (i = 0; i < m->nmitig; i++)
+		json_object_set_new(mit, m->mitig[i].name, json_string(m->mitig[i].text));
+	json_object_set_new(o, "mitigations", mit);
+}
+
 static json_t *meta_to_json(const struct pp_meta *m)
 {
 	json_t *o = json_object(), *mhz = json_object(), *clk = json_object();
@@ -222,6 +261,7 @@ static json_t *meta_to_json(const struct pp_meta *m)
 	json_object_set_new(opt, "pin_cpu", m->pin_cpu >= 0 ?
 			    json_integer(m->pin_cpu) : json_null());
 	json_object_set_new(o, "options", opt);
+	facts_to_json(o, m);
 	return o;
 }
 
@@ -376,6 +416,32 @@ static void copy_str(char *dst, size_t size, json_t *o, const char *name)
 	pp_strlcpy(dst, s ? s : "", size);
 }
 
+/* Optional (schema 1 files before them lack them): absent stays empty. */
+static void load_facts(struct pp_meta *m, json_t *o)
+{
+	json_t *thp = json_object_get(o, "thp"), *mit = json_object_get(o, "mitigations");
+	const char *name;
+	json_t *v;
+
+	copy_str(m->governor, sizeof(m->governor), o, "cpufreq_governor");
+	copy_str(m->kcmdline, sizeof(m->kcmdline), o, "kernel_cmdline");
+	copy_str(m->thp_enabled, sizeof(m->thp_enabled), thp, "enabled");
+	copy_str(m->thp_defrag, sizeof(m->thp_defrag), thp, "defrag");
+	m->nmitig = 0;
+	json_object_foreach(mit, name, v) {
+		struct pp_mitig *mi = &m->mitig[m->nmitig];
+
+		if (m->nmitig == PP_MITIG_MAX)
+			break;
+		if (!json_is_string(v) || !json_string_length(v) ||
+		    !pp_strlcpy(mi->name, name, sizeof(mi->name)))
+			continue;
+		pp_strlcpy(mi->text, json_string_value(v), sizeof(mi->text));
+		m->nmitig++;
+	}
+	pp_mitig_sort(m);
+}
+
 static void load_meta(struct pp_meta *m, json_t *o)
 {
 	json_t *mhz = json_object_get(o, "mhz");
@@ -416,6 +482,7 @@ static void load_meta(struct pp_meta *m, json_t *o)
 		m->noise_pct = jnum(opt, "noise_cv_pct", 0);
 		m->pin_cpu = (int)jnum(opt, "pin_cpu", -1);
 	}
+	load_facts(m, o);
 }
 
 static void load_kside(struct pp_kside *k, json_t *o)

@@ -66,6 +66,14 @@ struct pp_mhz {
 	char note[160];			/* why it is (not) trusted */
 };
 
+/* One file of /sys/devices/system/cpu/vulnerabilities: its name and text. */
+struct pp_mitig {
+	char name[48];
+	char text[256];
+};
+
+#define PP_MITIG_MAX		48
+
 struct pp_meta {
 	char version[32];
 	char date[32];			/* ISO 8601, UTC */
@@ -87,6 +95,17 @@ struct pp_meta {
 	double noise_pct;		/* CV threshold for "noisy" */
 	int pin_cpu;			/* -1: not pinned */
 	char mode[16];			/* "quick", "default", "full" */
+	/*
+	 * What else makes two runs comparable, read from the system.  A
+	 * read that failed leaves its field empty (0 mitigations): not
+	 * recorded, and not written.
+	 */
+	char governor[256];		/* cpufreq, summarised over the CPUs */
+	char kcmdline[2048];		/* /proc/cmdline */
+	char thp_enabled[32];		/* transparent hugepages: the */
+	char thp_defrag[32];		/* [selected] word */
+	struct pp_mitig mitig[PP_MITIG_MAX];	/* sorted by name */
+	size_t nmitig;
 };
 
 struct pp_run {
@@ -103,6 +122,8 @@ struct pp_run {
 };
 
 void pp_run_init(struct pp_run *run);
+/* Sort meta.mitig by name, the order in which they are kept. */
+void pp_mitig_sort(struct pp_meta *m);
 void pp_run_free(struct pp_run *run);
 
 /* Copies samples; computes statistics; fails on a duplicate key. */

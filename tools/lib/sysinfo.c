@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +63,217 @@ static uint64_t meminfo_total(void)
 	return (uint64_t)kb * 1024;
 }
 
+/* --- comparability facts --- */
+
+#define SYS_CPU		"/sys/devices/system/cpu"
+#define SYS_THP		"/sys/kernel/mm/transparent_hugepage"
+#define MAX_CPUS	8192
+#define GOV_LEN		32
+
+/* The first line of <root><rel> into buf; buf is untouched on failure. */
+static int read_fact(const char *root, const char *rel, char *buf, size_t size)
+{
+	char path[PATH_MAX], line[4096];
+	int n = snprintf(path, sizeof(path), "%s%s", root, rel);
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	n = pp_read_line(path, line, sizeof(line));
+	if (n)
+		return n;
+	pp_strlcpy(buf, line, size);
+	return 0;
+}
+
+bool pp_thp_selected(const char *line, char *buf, size_t size)
+{
+	const char *open = strchr(line, '['), *close;
+
+	if (!open)
+		return false;
+	close = strchr(++open, ']');
+	if (!close || close == open || (size_t)(close - open) >= size)
+		return false;
+	memcpy(buf, open, (size_t)(close - open));
+	buf[close - open] = '\0';
+	return true;
+}
+
+/* Appends to buf[*off..size), silently truncating. */
+static void __printf(4, 5) append(char *buf, size_t size, size_t *off,
+				  const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, size - *off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off = *off + (size_t)n < size ? *off + (size_t)n : size;
+}
+
+/* The CPUs whose governor is gov, as ranges: "0-1,4". */
+static void append_cpus(char *buf, size_t size, size_t *off, const int *cpus,
+			const char *const *gov, size_t n, const char *which)
+{
+	size_t i = 0, j;
+	bool first = true;
+
+	while (i < n) {
+		if (strcmp(gov[i], which)) {
+			i++;
+			continue;
+		}
+		for (j = i; j + 1 < n && !strcmp(gov[j + 1], which) &&
+		     cpus[j + 1] == cpus[j] + 1; j++)
+			;
+		if (j == i)
+			append(buf, size, off, "%s%d", first ? "" : ",", cpus[i]);
+		else
+			append(buf, size, off, "%s%d-%d", first ? "" : ",", cpus[i], cpus[j]);
+		first = false;
+		i = j + 1;
+	}
+}
+
+bool pp_governor_summary(const int *cpus, const char *const *gov, size_t n,
+			 char *buf, size_t size)
+{
+	const char *one = NULL;
+	size_t i, j, off = 0;
+	bool mixed = false;
+
+	for (i = 0; i < n; i++) {
+		if (!gov[i][0])
+			continue;
+		if (one && strcmp(one, gov[i]))
+			mixed = true;
+		if (!one)
+			one = gov[i];
+	}
+	if (!one)
+		return false;
+	buf[0] = '\0';
+	if (!mixed) {
+		pp_strlcpy(buf, one, size);
+		return true;
+	}
+	/* each governor once, in the order of its first CPU */
+	for (i = 0; i < n; i++) {
+		if (!gov[i][0])
+			continue;
+		for (j = 0; j < i && strcmp(gov[j], gov[i]); j++)
+			;
+		if (j < i)
+			continue;
+		append(buf, size, &off, "%s%s: ", off ? "; " : "", gov[i]);
+		append_cpus(buf, size, &off, cpus, gov, n, gov[i]);
+	}
+	return true;
+}
+
+/* "0-3,5" -> 0 1 2 3 5; the count, or -1 on anything else. */
+static int parse_cpulist(const char *s, int *cpus, int max)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		for (; a <= b; a++) {
+			if (n == max)
+				return -1;
+			cpus[n++] = (int)a;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return n;
+}
+
+static void read_governors(struct pp_meta *m, const char *root)
+{
+	char list[4096], rel[96];
+	const char **gov = NULL;
+	char (*names)[GOV_LEN] = NULL;
+	int *cpus = malloc(MAX_CPUS * sizeof(*cpus));
+	int i, n;
+
+	if (!cpus || read_fact(root, SYS_CPU "/online", list, sizeof(list)) ||
+	    (n = parse_cpulist(list, cpus, MAX_CPUS)) <= 0)
+		goto out;
+	names = calloc((size_t)n, sizeof(*names));
+	gov = calloc((size_t)n, sizeof(*gov));
+	if (!names || !gov)
+		goto out;
+	for (i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), SYS_CPU "/cpu%d/cpufreq/scaling_governor", cpus[i]);
+		read_fact(root, rel, names[i], sizeof(names[i]));
+		gov[i] = names[i];
+	}
+	pp_governor_summary(cpus, gov, (size_t)n, m->governor, sizeof(m->governor));
+out:
+	free(gov);
+	free(names);
+	free(cpus);
+}
+
+static void read_mitigations(struct pp_meta *m, const char *root)
+{
+	char path[PATH_MAX], rel[PATH_MAX];
+	struct pp_mitig *mi;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s" SYS_CPU "/vulnerabilities", root);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d)) && m->nmitig < PP_MITIG_MAX) {
+		if (e->d_name[0] == '.')
+			continue;
+		mi = &m->mitig[m->nmitig];
+		snprintf(rel, sizeof(rel), SYS_CPU "/vulnerabilities/%s", e->d_name);
+		if (!pp_strlcpy(mi->name, e->d_name, sizeof(mi->name)) ||
+		    read_fact(root, rel, mi->text, sizeof(mi->text)) || !mi->text[0])
+			continue;
+		m->nmitig++;
+	}
+	closedir(d);
+	pp_mitig_sort(m);
+}
+
+void pp_sysinfo_facts(struct pp_meta *m, const char *root)
+{
+	char line[256];
+
+	m->governor[0] = m->kcmdline[0] = '\0';
+	m->thp_enabled[0] = m->thp_defrag[0] = '\0';
+	m->nmitig = 0;
+	read_governors(m, root);
+	read_mitigations(m, root);
+	read_fact(root, "/proc/cmdline", m->kcmdline, sizeof(m->kcmdline));
+	if (!read_fact(root, SYS_THP "/enabled", line, sizeof(line)))
+		pp_thp_selected(line, m->thp_enabled, sizeof(m->thp_enabled));
+	if (!read_fact(root, SYS_THP "/defrag", line, sizeof(line)))
+		pp_thp_selected(line, m->thp_defrag, sizeof(m->thp_defrag));
+}
+
 void pp_sysinfo_collect(struct pp_meta *m, int argc, char **argv)
 {
 	struct utsname u;
@@ -99,6 +313,7 @@ void pp_sysinfo_collect(struct pp_meta *m, int argc, char **argv)
 			break;
 		off += (size_t)n;
 	}
+	pp_sysinfo_facts(m, "");
 }
 
 #define CHAIN_ADDS	64

@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The comparison engine: Hodges-Lehmann and its interval against values
+ * computed independently, the verdicts on seeded synthetic samples, the
+ * pooling of runs and the comparability facts.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report/compare.h"
+#include "results.h"
+
+#define NEAR(a, b)	assert_true(fabs((a) - (b)) < 1e-9)
+
+/* xorshift64*: a fixed seed gives the same samples everywhere */
+static uint64_t rng = 88172645463325252ull;
+
+static double uniform(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (double)((rng * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	double u = uniform(), v = uniform();
+
+	return sqrt(-2.0 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
+}
+
+/* n samples around mean with a coefficient of variation of cv_pct */
+static void fill(double *v, size_t n, double mean, double cv_pct)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = mean * (1.0 + cv_pct / 100.0 * gauss());
+}
+
+/*
+ * The expected values come from brute force in python3: every one of the
+ * C(m+n, m) orderings enumerated for the exact distribution of U, and all
+ * pairwise differences sorted:
+ *
+ *	def exact_cdf(m, n):
+ *	    counts = {}
+ *	    for pos in itertools.combinations(range(m + n), m):
+ *	        u = sum(p - i for i, p in enumerate(pos))
+ *	        counts[u] = counts.get(u, 0) + 1
+ *	    ... cumulated / C(m+n, m)
+ *	d = sorted(b - a for a in x for b in y)
+ *	w = largest count with cdf[w-1] <= 0.025; k = max(w, 1)
+ *	est, lo, hi = median(d), d[k-1], d[mn-k]; conf = 1 - 2 cdf[k-1]
+ */
+static void test_hl_exact_known(void **state)
+{
+	const double x1[] = { 10, 12, 15, 11, 13 }, y1[] = { 14, 16, 13.5, 18, 15.5, 17 };
+	const double x2[] = { 1, 2, 3 }, y2[] = { 4, 5, 6 };
+	const double x3[] = { 1.0, 2.5, 4.0, 3.0, 7.0, 6.0, 5.5 };
+	const double y3[] = { 2.0, 3.5, 8.0, 9.5, 4.5, 6.5, 10.0, 12.0 };
+	struct pp_shift s;
+
+	(void)state;
+	assert_int_equal(pp_hodges_lehmann(x1, 5, y1, 6, 0.95, &s), 0);
+	assert_true(s.exact);
+	NEAR(s.est, 3.5);
+	NEAR(s.lo, 0.5);
+	NEAR(s.hi, 6.0);
+	NEAR(s.achieved, 1.0 - 2.0 * 7.0 / 462.0);	/* 0.969697 */
+
+	/* too few for 95%: the whole range, and the lower confidence said */
+	assert_int_equal(pp_hodges_lehmann(x2, 3, y2, 3, 0.95, &s), 0);
+	NEAR(s.est, 3.0);
+	NEAR(s.lo, 1.0);
+	NEAR(s.hi, 5.0);
+	NEAR(s.achieved, 0.9);
+
+	assert_int_equal(pp_hodges_lehmann(x3, 7, y3, 8, 0.95, &s), 0);
+	NEAR(s.est, 2.75);
+	NEAR(s.lo, -1.0);
+	NEAR(s.hi, 6.5);
+	assert_true(fabs(s.achieved - 0.9599067599067599) < 1e-9);
+	/* the sides swapped: the shift and the interval mirrored */
+	assert_int_equal(pp_hodges_lehmann(y3, 8, x3, 7, 0.95, &s), 0);
+	NEAR(s.est, -2.75);
+	NEAR(s.lo, -6.5);
+	NEAR(s.hi, 1.0);
+}
+
+/* 60 + 60: the normal approximation (python3 as above, d[1426], d[2173]) */
+static void test_hl_normal_known(void **state)
+{
+	double x[60], y[60], same[60];
+	struct pp_shift s;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 60; i++) {
+		x[i] = i;
+		y[i] = i + 10.5;
+		same[i] = 7;
+	}
+	assert_int_equal(pp_hodges_lehmann(x, 60, y, 60, 0.95, &s), 0);
+	assert_false(s.exact);
+	NEAR(s.est, 10.5);
+	NEAR(s.lo, 3.5);
+	NEAR(s.hi, 17.5);
+	assert_true(s.achieved >= 0.95 && s.achieved < 0.96);
+	/* all tied: no spread at all, and no division by zero */
+	assert_int_equal(pp_hodges_lehmann(same, 60, same, 60, 0.95, &s), 0);
+	NEAR(s.est, 0);
+	NEAR(s.lo, 0);
+	NEAR(s.hi, 0);
+	assert_int_equal(pp_hodges_lehmann(same, 0, same, 60, 0.95, &s), -EINVAL);
+}
+
+static void test_verdict_rules(void **state)
+{
+	(void)state;
+	assert_int_equal(pp_cmp_verdict(0, -5, 5, PP_LOWER_IS_BETTER, 5), PP_VERDICT_SAME);
+	assert_int_equal(pp_cmp_verdict(4, 3, 5, PP_LOWER_IS_BETTER, 5), PP_VERDICT_SAME);
+	assert_int_equal(pp_cmp_verdict(4, 3, 5.1, PP_LOWER_IS_BETTER, 5), PP_VERDICT_NOISY);
+	assert_int_equal(pp_cmp_verdict(6, 0.1, 12, PP_LOWER_IS_BETTER, 5),
+			 PP_VERDICT_REGRESSION);
+	assert_int_equal(pp_cmp_verdict(6, -0.1, 12, PP_LOWER_IS_BETTER, 5),
+			 PP_VERDICT_NOISY);
+	assert_int_equal(pp_cmp_verdict(6, 0.1, 12, PP_HIGHER_IS_BETTER, 5),
+			 PP_VERDICT_IMPROVEMENT);
+	assert_int_equal(pp_cmp_verdict(-6, -12, -0.1, PP_HIGHER_IS_BETTER, 5),
+			 PP_VERDICT_REGRESSION);
+	assert_int_equal(pp_cmp_verdict(-6, -12, -0.1, PP_LOWER_IS_BETTER, 5),
+			 PP_VERDICT_IMPROVEMENT);
+	/* significant but the estimate within the threshold: cannot tell */
+	assert_int_equal(pp_cmp_verdict(4, 1, 7, PP_LOWER_IS_BETTER, 5), PP_VERDICT_NOISY);
+	assert_string_equal(pp_verdict_name(PP_VERDICT_REGRESSION), "regression");
+	assert_string_equal(pp_verdict_name(PP_VERDICT_NOISY), "noisy");
+}
+
+static enum pp_verdict verdict(const double *b, size_t nb, const double *n, size_t nn,
+			       enum pp_dir dir, double threshold, struct pp_cmp_stat *st)
+{
+	assert_int_equal(pp_cmp_samples(b, nb, n, nn, dir, threshold, st), 0);
+	assert_true(st->lo_pct <= st->change_pct && st->change_pct <= st->hi_pct);
+	return st->verdict;
+}
+
+/* Three runs of 11 samples a side, as the default mode pools them. */
+#define N	33
+
+static void test_identical_same(void **state)
+{
+	double b[N], n[N];
+	struct pp_cmp_stat st;
+	int t, same = 0;
+
+	(void)state;
+	for (t = 0; t < 100; t++) {
+		fill(b, N, 1.0, 2);
+		fill(n, N, 1.0, 2);
+		same += verdict(b, N, n, N, PP_LOWER_IS_BETTER, 5, &st) == PP_VERDICT_SAME;
+	}
+	assert_true(same >= 95);
+	/* bitwise the same samples: 0% exactly */
+	assert_int_equal(verdict(b, N, b, N, PP_LOWER_IS_BETTER, 5, &st), PP_VERDICT_SAME);
+	NEAR(st.change_pct, 0);
+	NEAR(st.median_pct, 0);
+}
+
+static void test_clear_shift(void **state)
+{
+	double b[N], n[N];
+	struct pp_cmp_stat st;
+	int t;
+
+	(void)state;
+	fill(b, N, 100.0, 1);
+	fill(n, N, 120.0, 1);
+	assert_int_equal(verdict(b, N, n, N, PP_LOWER_IS_BETTER, 5, &st),
+			 PP_VERDICT_REGRESSION);
+	assert_true(st.lo_pct > 15 && st.hi_pct < 25);
+	assert_true(st.conf >= 0.95);
+	assert_int_equal(verdict(b, N, n, N, PP_HIGHER_IS_BETTER, 5, &st),
+			 PP_VERDICT_IMPROVEMENT);
+	assert_int_equal(verdict(n, N, b, N, PP_HIGHER_IS_BETTER, 5, &st),
+			 PP_VERDICT_REGRESSION);
+	assert_true(st.change_pct < -15);
+
+	/* the check: a 10% shift with CV 2% is always found */
+	for (t = 0; t < 100; t++) {
+		fill(b, N, 50.0, 2);
+		fill(n, N, 55.0, 2);
+		assert_int_equal(verdict(b, N, n, N, PP_LOWER_IS_BETTER, 5, &st),
+				 PP_VERDICT_REGRESSION);
+	}
+}
+
+static void test_wide_noisy_small_same(void **state)
+{
+	double b[N], n[N];
+	struct pp_cmp_stat st;
+
+	(void)state;
+	/* CV 30%, 5 samples a side: a 10% shift cannot be told */
+	fill(b, 5, 10.0, 30);
+	fill(n, 5, 11.0, 30);
+	assert_int_equal(verdict(b, 5, n, 5, PP_LOWER_IS_BETTER, 5, &st), PP_VERDICT_NOISY);
+	assert_true(st.hi_pct - st.lo_pct > 20);
+	/* a real 2% shift, tight samples: below the threshold of 5 */
+	fill(b, N, 10.0, 0.5);
+	fill(n, N, 10.2, 0.5);
+	assert_int_equal(verdict(b, N, n, N, PP_LOWER_IS_BETTER, 5, &st), PP_VERDICT_SAME);
+	assert_true(st.lo_pct > 0 && st.hi_pct < 5);
+	/* ...and a regression at a threshold of 1 */
+	assert_int_equal(verdict(b, N, n, N, PP_LOWER_IS_BETTER, 1, &st),
+			 PP_VERDICT_REGRESSION);
+}
+
+static void test_ci_contains_true_shift(void **state)
+{
+	const double x[] = { 3.1, 2.9, 3.0, 3.3, 2.8, 3.05, 3.2 };
+	double y[7], b[N], n[N];
+	struct pp_cmp_stat st;
+	int i, t, covered = 0;
+
+	(void)state;
+	/* new is exactly base x 1.2: every log difference pairs once at 0.182 */
+	for (i = 0; i < 7; i++)
+		y[i] = x[i] * 1.2;
+	verdict(x, 7, y, 7, PP_LOWER_IS_BETTER, 5, &st);
+	assert_true(st.exact);
+	assert_true(fabs(st.change_pct - 20.0) < 1e-9);
+	assert_true(st.lo_pct < 20 && st.hi_pct > 20);
+	NEAR(st.median_pct, 20.0);
+
+	/* coverage: the true +7% is inside the 95% interval nearly always */
+	for (t = 0; t < 200; t++) {
+		fill(b, N, 1.0, 3);
+		fill(n, N, 1.07, 3);
+		verdict(b, N, n, N, PP_LOWER_IS_BETTER, 5, &st);
+		covered += st.lo_pct <= 7.0 && 7.0 <= st.hi_pct;
+	}
+	assert_true(covered >= 180);
+}
+
+static void test_outliers_do_not_flip(void **state)
+{
+	double b[N], n[N];
+	struct pp_cmp_stat st;
+	enum pp_verdict v;
+	int t;
+
+	(void)state;
+	for (t = 0; t < 20; t++) {
+		fill(b, N, 1.0, 1);
+		fill(n, N, 1.0, 1);
+		assert_int_equal(verdict(b, N, n, N, PP_LOWER_IS_BETTER, 5, &st),
+				 PP_VERDICT_SAME);
+		/* an interrupt storm hits 3 samples of one side by 10x */
+		n[3] *= 10;
+		n[17] *= 10;
+		n[30] *= 10;
+		assert_int_equal(verdict(b, N, n, N, PP_LOWER_IS_BETTER, 5, &st),
+				 PP_VERDICT_SAME);
+		fill(n, N, 1.2, 1);
+		v = verdict(b, N, n, N, PP_LOWER_IS_BETTER, 5, &st);
+		b[0] *= 10;
+		b[9] *= 10;
+		assert_int_equal(v, PP_VERDICT_REGRESSION);
+		assert_int_equal(verdict(b, N, n, N, PP_LOWER_IS_BETTER, 5, &st), v);
+	}
+}
+
+static void test_bad_samples(void **state)
+{
+	const double good[] = { 1, 2, 3 }, zero[] = { 1, 0, 3 }, neg[] = { 1, -2, 3 };
+	const double inf[] = { 1, INFINITY, 3 };
+	struct pp_cmp_stat st;
+
+	(void)state;
+	assert_int_equal(pp_cmp_samples(good, 3, zero, 3, PP_LOWER_IS_BETTER, 5, &st), -EDOM);
+	assert_int_equal(pp_cmp_samples(neg, 3, good, 3, PP_LOWER_IS_BETTER, 5, &st), -EDOM);
+	assert_int_equal(pp_cmp_samples(good, 3, inf, 3, PP_LOWER_IS_BETTER, 5, &st), -EDOM);
+	assert_int_equal(pp_cmp_samples(good, 0, good, 3, PP_LOWER_IS_BETTER, 5, &st),
+			 -EINVAL);
+}
+
+static void test_order(void **state)
+{
+	struct pp_cmp_stat a = { .verdict = PP_VERDICT_REGRESSION, .change_pct = 10 };
+	struct pp_cmp_stat b = { .verdict = PP_VERDICT_REGRESSION, .change_pct = -30 };
+	struct pp_cmp_stat c = { .verdict = PP_VERDICT_SAME, .change_pct = 1 };
+	struct pp_cmp_stat d = { .verdict = PP_VERDICT_NOISY, .change_pct = 1 };
+
+	(void)state;
+	/* b is worse: -30% of a higher-is-better key */
+	assert_true(pp_cmp_order(&b, PP_HIGHER_IS_BETTER, &a, PP_LOWER_IS_BETTER) < 0);
+	assert_true(pp_cmp_order(&a, PP_LOWER_IS_BETTER, &b, PP_HIGHER_IS_BETTER) > 0);
+	assert_true(pp_cmp_order(&a, PP_LOWER_IS_BETTER, &d, PP_LOWER_IS_BETTER) < 0);
+	assert_true(pp_cmp_order(&d, PP_LOWER_IS_BETTER, &c, PP_LOWER_IS_BETTER) < 0);
+	assert_int_equal(pp_cmp_order(&c, PP_LOWER_IS_BETTER, &c, PP_LOWER_IS_BETTER), 0);
+}
+
+static void add(struct pp_run *run, const char *key, const char *unit,
+		enum pp_dir dir, double v0, double v1)
+{
+	const double v[] = { v0, v1 };
+
+	assert_non_null(pp_run_add(run, key, unit, dir, v, 2));
+}
+
+static void test_pool(void **state)
+{
+	struct pp_run base[2], new[1];
+	struct pp_cmp_pool *p;
+	struct pp_result *r;
+	size_t n;
+
+	(void)state;
+	pp_run_init(&base[0]);
+	pp_run_init(&base[1]);
+	pp_run_init(&new[0]);
+	add(&base[0], "lat_pipe", "us", PP_LOWER_IS_BETTER, 1, 2);
+	add(&base[0], "bw_pipe", "MB/s", PP_HIGHER_IS_BETTER, 10, 11);
+	r = pp_run_find_mut(&base[0], "lat_pipe");
+	strcpy(r->k.source, "kmod");
+	r->k.kernel_ns_per_op = 100;
+	add(&base[1], "bw_pipe", "MB/s", PP_HIGHER_IS_BETTER, 12, 13);
+	add(&base[1], "lat_pipe", "us", PP_LOWER_IS_BETTER, 3, 4);
+	r = pp_run_find_mut(&base[1], "lat_pipe");
+	strcpy(r->k.source, "kmod");
+	r->k.kernel_ns_per_op = 300;
+	add(&new[0], "lat_unix", "us", PP_LOWER_IS_BETTER, 5, 6);
+	add(&new[0], "bw_pipe", "GB/s", PP_HIGHER_IS_BETTER, 1, 2);
+	add(&new[0], "lat_pipe", "us", PP_LOWER_IS_BETTER, 7, 8);
+
+	assert_int_equal(pp_cmp_pool(base, 2, new, 1, &p, &n), 0);
+	assert_int_equal(n, 3);
+	/* in the order the keys first appear, base runs first */
+	assert_string_equal(p[0].key, "lat_pipe");
+	assert_string_equal(p[1].key, "bw_pipe");
+	assert_string_equal(p[2].key, "lat_unix");
+
+	assert_int_equal(p[0].nbase, 4);
+	assert_int_equal(p[0].base_runs, 2);
+	assert_true(p[0].base[0] == 1 && p[0].base[1] == 2 && p[0].base[2] == 3 &&
+		    p[0].base[3] == 4);
+	assert_int_equal(p[0].nnew, 2);
+	assert_true(p[0].new[0] == 7 && p[0].new[1] == 8);
+	assert_false(p[0].conflict);
+	assert_string_equal(p[0].base_k.source, "kmod");
+	NEAR(p[0].base_k.kernel_ns_per_op, 200);
+	assert_true(isnan(p[0].base_k.faults_per_op));
+	assert_string_equal(p[0].new_k.source, "");
+	assert_true(isnan(p[0].new_k.kernel_ns_per_op));
+
+	assert_true(p[1].conflict);		/* MB/s against GB/s */
+	assert_int_equal(p[1].dir, PP_HIGHER_IS_BETTER);
+
+	assert_int_equal(p[2].nbase, 0);
+	assert_null(p[2].base);
+	assert_int_equal(p[2].new_runs, 1);
+	pp_cmp_pool_free(p, n);
+
+	/* nothing on either side */
+	pp_run_free(&new[0]);
+	pp_run_init(&new[0]);
+	assert_int_equal(pp_cmp_pool(new, 1, new, 1, &p, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(p);
+	pp_run_free(&base[0]);
+	pp_run_free(&base[1]);
+}
+
+static void meta(struct pp_run *run, const char *host, double mhz)
+{
+	struct pp_meta *m = &run->meta;
+
+	pp_run_init(run);
+	strcpy(m->hostname, host);
+	strcpy(m->cpu_model, "Xeon");
+	m->online_cpus = 4;
+	strcpy(m->version, "0.1");
+	strcpy(m->mode, "default");
+	m->pin_cpu = 1;
+	m->mhz.mhz = mhz;
+	m->mhz.trusted = mhz > 0;
+	strcpy(m->governor, "performance");
+	strcpy(m->kcmdline, "BOOT_IMAGE=/boot/vmlinuz-6.1.0-57 root=/dev/sda1 ro quiet");
+	strcpy(m->thp_enabled, "always");
+	strcpy(m->mitig[0].name, "meltdown");
+	strcpy(m->mitig[0].text, "Not affected");
+	strcpy(m->mitig[1].name, "spectre_v2");
+	strcpy(m->mitig[1].text, "Mitigation: Retpolines");
+	m->nmitig = 2;
+}
+
+static const struct pp_cmp_warn *find_warn(const struct pp_cmp_warn *w, size_t n,
+					   const char *fact)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(w[i].fact, fact))
+			return &w[i];
+	return NULL;
+}
+
+static void test_warnings(void **state)
+{
+	struct pp_run base[2], new[1];
+	struct pp_cmp_warn *w;
+	const struct pp_cmp_warn *x;
+	size_t n;
+
+	(void)state;
+	meta(&base[0], "box", 3000);
+	meta(&base[1], "box", 3050);
+	meta(&new[0], "box", 3100);
+	/* another kernel booted, nothing else changed: no warning at all */
+	strcpy(new[0].meta.kcmdline, "BOOT_IMAGE=/boot/vmlinuz-6.8.0 root=/dev/sda1 ro  quiet");
+	new[0].meta.thp_defrag[0] = '\0';
+	assert_int_equal(pp_cmp_warnings(base, 2, new, 1, 5, &w, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(w);
+
+	/* now several facts differ */
+	strcpy(new[0].meta.hostname, "other");
+	new[0].meta.pin_cpu = -1;
+	new[0].meta.mhz.mhz = 2000;
+	strcpy(new[0].meta.governor, "powersave");
+	strcpy(new[0].meta.kcmdline, "root=/dev/sda1 ro quiet mitigations=off");
+	strcpy(new[0].meta.thp_enabled, "never");
+	strcpy(base[1].meta.mode, "quick");		/* mixed within base */
+	strcpy(new[0].meta.mitig[1].name, "srbds");	/* new lists srbds, */
+	strcpy(new[0].meta.mitig[1].text, "Not affected");	/* not spectre_v2 */
+	base[0].meta.governor[0] = '\0';		/* one base run did not record it */
+	new[0].meta.online_cpus = 0;			/* not recorded on new: not compared */
+	assert_int_equal(pp_cmp_warnings(base, 2, new, 1, 5, &w, &n), 0);
+
+	x = find_warn(w, n, "hostname");
+	assert_non_null(x);
+	assert_string_equal(x->base, "box");
+	assert_string_equal(x->new, "other");
+	x = find_warn(w, n, "options.pin_cpu");
+	assert_non_null(x);
+	assert_string_equal(x->base, "1");
+	assert_string_equal(x->new, "not pinned");
+	x = find_warn(w, n, "mhz");
+	assert_non_null(x);
+	assert_string_equal(x->base, "3025");
+	assert_string_equal(x->new, "2000");
+	x = find_warn(w, n, "options.mode");
+	assert_non_null(x);
+	assert_string_equal(x->base, "default | quick");
+	assert_string_equal(x->new, "default");
+	x = find_warn(w, n, "cpufreq_governor");
+	assert_non_null(x);
+	assert_string_equal(x->base, "performance");
+	x = find_warn(w, n, "kernel_cmdline");
+	assert_non_null(x);
+	assert_string_equal(x->base, "root=/dev/sda1 ro quiet");
+	assert_string_equal(x->new, "root=/dev/sda1 ro quiet mitigations=off");
+	assert_non_null(find_warn(w, n, "thp.enabled"));
+	x = find_warn(w, n, "mitigations.spectre_v2");
+	assert_non_null(x);
+	assert_string_equal(x->new, "");
+	x = find_warn(w, n, "mitigations.srbds");
+	assert_non_null(x);
+	assert_string_equal(x->base, "");
+	assert_string_equal(x->new, "Not affected");
+	assert_null(find_warn(w, n, "mitigations.meltdown"));
+	assert_null(find_warn(w, n, "online_cpus"));
+	assert_null(find_warn(w, n, "cpu_model"));
+	assert_null(find_warn(w, n, "thp.defrag"));
+	assert_int_equal(n, 9);
+	free(w);
+
+	/* clocks within the tolerance agree */
+	meta(&new[0], "box", 3100);
+	base[1].meta.mhz.mhz = 2990;
+	strcpy(base[1].meta.mode, "default");
+	strcpy(base[0].meta.governor, "performance");
+	assert_int_equal(pp_cmp_warnings(base, 2, new, 1, 5, &w, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(pp_cmp_warnings(base, 2, new, 1, 1, &w, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(w[0].fact, "mhz");
+	free(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hl_exact_known),
+		cmocka_unit_test(test_hl_normal_known),
+		cmocka_unit_test(test_verdict_rules),
+		cmocka_unit_test(test_identical_same),
+		cmocka_unit_test(test_clear_shift),
+		cmocka_unit_test(test_wide_noisy_small_same),
+		cmocka_unit_test(test_ci_contains_true_shift),
+		cmocka_unit_test(test_outliers_do_not_flip),
+		cmocka_unit_test(test_bad_samples),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_warnings),
+	};
+
+	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
+}

@@ -1,0 +1,779 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Comparing runs: the statistics of one key, the pooling of runs, and the
+ * facts that make runs incomparable.  Documentation/compare.rst.
+ *
+ * Why Hodges-Lehmann with the Mann-Whitney interval, not a bootstrap of
+ * the ratio of medians: it is exact and deterministic (no generator, no
+ * seed, the same answer on every machine), it has a known coverage for
+ * the small samples a run has (11 per key by default, where a bootstrap
+ * of the median is coarse and under-covers), and it keeps its robustness
+ * to the outliers preemption and interrupts add.  It assumes the samples
+ * are independent and that new differs from base by a shift; taken on the
+ * logarithms of the samples, that shift is a ratio, which is how kernels
+ * change costs (a "+14%" applies to every sample, not "+14 ns").
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare.h"
+#include "stats.h"
+#include "util.h"
+
+/* Both samples below this size and no ties: the exact distribution. */
+#define EXACT_MAX	50
+
+const char *pp_verdict_name(enum pp_verdict v)
+{
+	static const char *const names[] = {
+		[PP_VERDICT_SAME] = "same",
+		[PP_VERDICT_REGRESSION] = "regression",
+		[PP_VERDICT_IMPROVEMENT] = "improvement",
+		[PP_VERDICT_NOISY] = "noisy",
+	};
+
+	return (unsigned int)v < ARRAY_SIZE(names) ? names[v] : "?";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* P(Z <= z) of the standard normal. */
+static double norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+/* z with P(Z > z) = p, 0 < p < 0.5: bisection, exact to the double. */
+static double norm_upper(double p)
+{
+	double lo = 0, hi = 40;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (1.0 - norm_cdf(mid) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * The null distribution of the Mann-Whitney count U for samples of m and
+ * n values: how many of the C(m+n, m) orderings give U = u is the
+ * coefficient of q^u in the Gaussian binomial
+ *	[m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i),
+ * built one factor at a time.  Returns P(U <= u) for u = 0..mn.
+ */
+static double *mw_cdf(size_t m, size_t n)
+{
+	size_t len = m * n + m + 1, deg = 0, i, k;
+	double *c = calloc(len, sizeof(*c)), total = 0;
+
+	if (!c)
+		return NULL;
+	c[0] = 1;
+	for (i = 1; i <= m; i++) {
+		for (k = deg + n + i; k >= n + i; k--)
+			c[k] -= c[k - n - i];
+		for (k = i; k <= deg + n; k++)
+			c[k] += c[k - i];
+		for (k = deg + n + 1; k <= deg + n + i; k++)
+			c[k] = 0;	/* exactly divisible: the rest is 0 */
+		deg += n;
+	}
+	for (k = 0; k <= deg; k++)
+		total += c[k];
+	for (k = 0; k <= deg; k++)
+		c[k] = (k ? c[k - 1] : 0) + c[k] / total;
+	return c;
+}
+
+/* The sum over groups of tied values of t^3 - t; v is sorted. */
+static double tie_sum(const double *v, size_t n)
+{
+	double sum = 0;
+	size_t i = 0, j;
+
+	while (i < n) {
+		for (j = i + 1; j < n && v[j] == v[i]; j++)
+			;
+		sum += (double)(j - i) * (double)(j - i) * (double)(j - i) - (double)(j - i);
+		i = j;
+	}
+	return sum;
+}
+
+/*
+ * The rank k (1-based) of the interval's lower end among the sorted
+ * differences, and the interval's confidence: [D(k), D(mn+1-k)] holds
+ * the shift with probability 1 - 2 P(U <= k-1).  k is the largest rank
+ * with P(U <= k-1) <= alpha/2, and 1 when even that is too much.
+ */
+static int ci_rank(const double *x, size_t m, const double *y, size_t n,
+		   double conf, size_t *k, double *achieved, bool *exact)
+{
+	double half = (1.0 - conf) / 2, mn = (double)m * (double)n;
+	double *all = malloc((m + n) * sizeof(*all)), ties, mu, sd, *cdf;
+	size_t w;
+
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, x, m * sizeof(*x));
+	memcpy(all + m, y, n * sizeof(*y));
+	qsort(all, m + n, sizeof(*all), cmp_double);
+	ties = tie_sum(all, m + n);
+	free(all);
+
+	*exact = m < EXACT_MAX && n < EXACT_MAX && ties == 0;
+	if (*exact) {
+		cdf = mw_cdf(m < n ? m : n, m < n ? n : m);
+		if (!cdf)
+			return -ENOMEM;
+		for (w = 0; w < m * n && cdf[w] <= half * (1 + 1e-12); w++)
+			;
+		*k = w ? w : 1;
+		*achieved = 1.0 - 2.0 * cdf[*k - 1];
+		free(cdf);
+		return 0;
+	}
+	/* N(mn/2, sd) with the tie correction, and a continuity correction */
+	mu = mn / 2;
+	sd = sqrt(mn / 12.0 * ((double)(m + n) + 1.0 -
+			       ties / ((double)(m + n) * (double)(m + n - 1))));
+	if (!(sd > 0)) {	/* every value the same: every difference 0 */
+		*k = 1;
+		*achieved = 1.0;
+		return 0;
+	}
+	w = (size_t)fmax(0.0, floor(mu - 0.5 - norm_upper(half) * sd) + 1.0);
+	*k = w ? w : 1;
+	if (*k > (m * n + 1) / 2)
+		*k = (m * n + 1) / 2;
+	*achieved = 1.0 - 2.0 * norm_cdf(((double)*k - 1.0 + 0.5 - mu) / sd);
+	return 0;
+}
+
+int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
+		      double conf, struct pp_shift *out)
+{
+	size_t i, j, mn, k;
+	double *d;
+	int err;
+
+	if (!m || !n || !(conf > 0 && conf < 1))
+		return -EINVAL;
+	if (m > SIZE_MAX / sizeof(*d) / n)
+		return -ENOMEM;
+	mn = m * n;
+	d = malloc(mn * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			d[i * n + j] = y[j] - x[i];
+	qsort(d, mn, sizeof(*d), cmp_double);
+	err = ci_rank(x, m, y, n, conf, &k, &out->achieved, &out->exact);
+	if (!err) {
+		out->est = mn & 1 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
+		out->lo = d[k - 1];
+		out->hi = d[mn - k];
+	}
+	free(d);
+	return err;
+}
+
+/*
+ * The rules, with the change and its interval in %, "worse" being up for
+ * lower-is-better keys and down for higher-is-better ones:
+ *	same		the whole interval within [-threshold, +threshold]
+ *	regression	the whole interval on the worse side of 0, and the
+ *			estimate beyond the threshold on that side
+ *	improvement	the same on the better side
+ *	noisy		anything else: the interval reaches past the
+ *			threshold and either holds 0 or holds the threshold
+ *			while the estimate is within it
+ */
+enum pp_verdict pp_cmp_verdict(double change_pct, double lo_pct, double hi_pct,
+			       enum pp_dir dir, double threshold_pct)
+{
+	double worse = change_pct, wlo = lo_pct, whi = hi_pct;
+
+	if (dir == PP_HIGHER_IS_BETTER) {
+		worse = -change_pct;
+		wlo = -hi_pct;
+		whi = -lo_pct;
+	}
+	if (lo_pct >= -threshold_pct && hi_pct <= threshold_pct)
+		return PP_VERDICT_SAME;
+	if (wlo > 0 && worse > threshold_pct)
+		return PP_VERDICT_REGRESSION;
+	if (whi < 0 && worse < -threshold_pct)
+		return PP_VERDICT_IMPROVEMENT;
+	return PP_VERDICT_NOISY;
+}
+
+static double *logs(const double *v, size_t n)
+{
+	double *l;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i]) || v[i] <= 0)
+			return NULL;
+	l = malloc(n * sizeof(*l));
+	for (i = 0; l && i < n; i++)
+		l[i] = log(v[i]);
+	return l;
+}
+
+int pp_cmp_samples(const double *base, size_t nbase, const double *new,
+		   size_t nnew, enum pp_dir dir, double threshold_pct,
+		   struct pp_cmp_stat *out)
+{
+	struct pp_shift s;
+	double *lb, *ln;
+	int err = -EDOM;
+
+	if (!nbase || !nnew)
+		return -EINVAL;
+	lb = logs(base, nbase);
+	ln = logs(new, nnew);
+	if (lb && ln)
+		err = pp_hodges_lehmann(lb, nbase, ln, nnew, PP_CMP_CONF, &s);
+	free(lb);
+	free(ln);
+	if (err)
+		return err;
+	memset(out, 0, sizeof(*out));
+	out->nbase = nbase;
+	out->nnew = nnew;
+	out->base_median = pp_median(base, nbase);
+	out->new_median = pp_median(new, nnew);
+	if (isnan(out->base_median) || isnan(out->new_median))
+		return -ENOMEM;
+	out->median_pct = (out->new_median / out->base_median - 1.0) * 100.0;
+	out->change_pct = expm1(s.est) * 100.0;
+	out->lo_pct = expm1(s.lo) * 100.0;
+	out->hi_pct = expm1(s.hi) * 100.0;
+	out->conf = s.achieved;
+	out->exact = s.exact;
+	out->verdict = pp_cmp_verdict(out->change_pct, out->lo_pct, out->hi_pct,
+				      dir, threshold_pct);
+	return 0;
+}
+
+int pp_cmp_order(const struct pp_cmp_stat *a, enum pp_dir adir,
+		 const struct pp_cmp_stat *b, enum pp_dir bdir)
+{
+	static const int rank[] = {
+		[PP_VERDICT_REGRESSION] = 0,
+		[PP_VERDICT_NOISY] = 1,
+		[PP_VERDICT_IMPROVEMENT] = 2,
+		[PP_VERDICT_SAME] = 3,
+	};
+	double wa = adir == PP_HIGHER_IS_BETTER ? -a->change_pct : a->change_pct;
+	double wb = bdir == PP_HIGHER_IS_BETTER ? -b->change_pct : b->change_pct;
+
+	if (a->verdict != b->verdict)
+		return rank[a->verdict] - rank[b->verdict];
+	/* the worst first among regressions, the largest first otherwise */
+	if (a->verdict != PP_VERDICT_REGRESSION) {
+		wa = fabs(wa);
+		wb = fabs(wb);
+	}
+	return (wa < wb) - (wa > wb);
+}
+
+/* --- pooling runs --- */
+
+struct entry {
+	const struct pp_result *r;
+	size_t seq;		/* order of appearance, base runs first */
+	bool new;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->r->key, y->r->key);
+
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* One field of the kernel views of a side: the median over its runs. */
+static double kside_median(const struct entry *e, size_t n, bool new,
+			   size_t off, double *tmp)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		double v;
+
+		if (e[i].new != new || !e[i].r->k.source[0])
+			continue;
+		memcpy(&v, (const char *)&e[i].r->k + off, sizeof(v));
+		if (isfinite(v))
+			tmp[k++] = v;
+	}
+	return k ? pp_median(tmp, k) : NAN;
+}
+
+static void kside_pool(struct pp_kside *k, const struct entry *e, size_t n,
+		       bool new, double *tmp)
+{
+	static const size_t fields[] = {
+		offsetof(struct pp_kside, kernel_ns_per_op),
+		offsetof(struct pp_kside, entry_exit_ns_per_op),
+		offsetof(struct pp_kside, probe_ns_per_op),
+		offsetof(struct pp_kside, syscalls_per_op),
+		offsetof(struct pp_kside, faults_per_op),
+		offsetof(struct pp_kside, copy_bytes_per_op),
+	};
+	size_t i;
+
+	pp_kside_clear(k);
+	for (i = 0; i < n; i++) {
+		if (e[i].new == new && e[i].r->k.source[0]) {
+			pp_strlcpy(k->source, e[i].r->k.source, sizeof(k->source));
+			break;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		double v = kside_median(e, n, new, fields[i], tmp);
+
+		memcpy((char *)k + fields[i], &v, sizeof(v));
+	}
+}
+
+/* A group of entries of one key into p; seq of its first in *first. */
+static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
+		      size_t *first)
+{
+	double *tmp = malloc(n * sizeof(*tmp));
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	if (!tmp)
+		return -ENOMEM;
+	pp_strlcpy(p->key, e[0].r->key, sizeof(p->key));
+	pp_strlcpy(p->unit, e[0].r->unit, sizeof(p->unit));
+	p->dir = e[0].r->dir;
+	*first = e[0].seq;
+	for (i = 0; i < n; i++) {
+		if (strcmp(e[i].r->unit, p->unit) || e[i].r->dir != p->dir)
+			p->conflict = true;
+		if (e[i].new) {
+			p->nnew += e[i].r->nsamples;
+			p->new_runs++;
+		} else {
+			p->nbase += e[i].r->nsamples;
+			p->base_runs++;
+		}
+	}
+	kside_pool(&p->base_k, e, n, false, tmp);
+	kside_pool(&p->new_k, e, n, true, tmp);
+	free(tmp);
+	p->base = p->nbase ? malloc(p->nbase * sizeof(double)) : NULL;
+	p->new = p->nnew ? malloc(p->nnew * sizeof(double)) : NULL;
+	if ((p->nbase && !p->base) || (p->nnew && !p->new))
+		return -ENOMEM;
+	p->nbase = p->nnew = 0;
+	for (i = 0; i < n; i++) {
+		double *dst = e[i].new ? p->new + p->nnew : p->base + p->nbase;
+
+		memcpy(dst, e[i].r->samples, e[i].r->nsamples * sizeof(double));
+		*(e[i].new ? &p->nnew : &p->nbase) += e[i].r->nsamples;
+	}
+	return 0;
+}
+
+static void pool_clear(struct pp_cmp_pool *p)
+{
+	free(p->base);
+	free(p->new);
+	p->base = p->new = NULL;
+}
+
+struct seq_pool {
+	size_t first;
+	struct pp_cmp_pool p;
+};
+
+static int cmp_seq_pool(const void *a, const void *b)
+{
+	const struct seq_pool *x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/*
+ * Sorting every result by key makes pooling O(N log N) in the number of
+ * results (a linear search per key would be quadratic); the pools are then
+ * put back in the order their keys first appeared.
+ */
+int pp_cmp_pool(const struct pp_run *base, size_t nbase,
+		const struct pp_run *new, size_t nnew,
+		struct pp_cmp_pool **out, size_t *nout)
+{
+	struct seq_pool *sp = NULL;
+	struct entry *e;
+	size_t total = 0, n = 0, i, j, ng = 0;
+	int err = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (i = 0; i < nbase; i++)
+		total += base[i].nresults;
+	for (i = 0; i < nnew; i++)
+		total += new[i].nresults;
+	if (!total)
+		return 0;
+	e = malloc(total * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	for (i = 0; i < nbase + nnew; i++) {
+		const struct pp_run *run = i < nbase ? &base[i] : &new[i - nbase];
+
+		for (j = 0; j < run->nresults; j++, n++)
+			e[n] = (struct entry){ &run->results[j], n, i >= nbase };
+	}
+	qsort(e, n, sizeof(*e), cmp_entry);
+	sp = calloc(n, sizeof(*sp));
+	if (!sp) {
+		free(e);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n && !err; i = j) {
+		for (j = i + 1; j < n && !strcmp(e[j].r->key, e[i].r->key); j++)
+			;
+		err = pool_group(&sp[ng].p, e + i, j - i, &sp[ng].first);
+		ng++;
+	}
+	free(e);
+	if (!err) {
+		qsort(sp, ng, sizeof(*sp), cmp_seq_pool);
+		*out = calloc(ng, sizeof(**out));
+		if (!*out)
+			err = -ENOMEM;
+	}
+	for (i = 0; i < ng; i++) {
+		if (err)
+			pool_clear(&sp[i].p);
+		else
+			(*out)[i] = sp[i].p;
+	}
+	free(sp);
+	if (!err)
+		*nout = ng;
+	return err;
+}
+
+void pp_cmp_pool_free(struct pp_cmp_pool *pool, size_t n)
+{
+	size_t i;
+
+	for (i = 0; pool && i < n; i++)
+		pool_clear(&pool[i]);
+	free(pool);
+}
+
+/* --- comparability --- */
+
+/* A fact of one run into buf; false when the run did not record it. */
+typedef bool (*fact_fn)(const struct pp_meta *m, const char *arg, char *buf,
+			size_t size);
+
+static bool fact_str(const char *v, char *buf, size_t size)
+{
+	pp_strlcpy(buf, v, size);
+	return v[0] != '\0';
+}
+
+static bool f_host(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	return fact_str(m->hostname, b, n);
+}
+
+static bool f_cpu(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	return fact_str(m->cpu_model, b, n);
+}
+
+static bool f_ncpus(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	snprintf(b, n, "%d", m->online_cpus);
+	return m->online_cpus > 0;
+}
+
+static bool f_version(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	return fact_str(m->version, b, n);
+}
+
+static bool f_mode(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	return fact_str(m->mode, b, n);
+}
+
+static bool f_pin(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	if (m->pin_cpu < 0)
+		return fact_str("not pinned", b, n);
+	snprintf(b, n, "%d", m->pin_cpu);
+	return true;
+}
+
+static bool f_gov(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	return fact_str(m->governor, b, n);
+}
+
+static bool f_cmdline(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	if (!m->kcmdline[0])
+		return false;
+	pp_cmdline_normalise(m->kcmdline, b, n);
+	return true;
+}
+
+static bool f_thp_en(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	return fact_str(m->thp_enabled, b, n);
+}
+
+static bool f_thp_df(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	return fact_str(m->thp_defrag, b, n);
+}
+
+/* A run that recorded mitigations and lacks this one: "" (no such file). */
+static bool f_mitig(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	size_t i;
+
+	if (!m->nmitig)
+		return false;
+	for (i = 0; i < m->nmitig; i++)
+		if (!strcmp(m->mitig[i].name, arg))
+			break;
+	pp_strlcpy(b, i < m->nmitig ? m->mitig[i].text : "", n);
+	return true;
+}
+
+
+void pp_cmdline_normalise(const char *cmdline, char *buf, size_t size)
+{
+	static const char *const drop[] = { "BOOT_IMAGE=", "initrd=" };
+	const char *p = cmdline;
+	size_t off = 0, i, len;
+
+	buf[0] = '\0';
+	while (*p) {
+		p += strspn(p, " \t");
+		len = strcspn(p, " \t");
+		if (!len)
+			break;
+		for (i = 0; i < ARRAY_SIZE(drop); i++)
+			if (!strncmp(p, drop[i], strlen(drop[i])))
+				break;
+		if (i == ARRAY_SIZE(drop) && off + len + 2 <= size) {
+			off += (size_t)snprintf(buf + off, size - off, "%s%.*s",
+						off ? " " : "", (int)len, p);
+		}
+		p += len;
+	}
+}
+
+/*
+ * A side's distinct values of a fact, joined by " | " into buf; how many
+ * there are (0: no run recorded it).
+ */
+static size_t side_value(const struct pp_run *runs, size_t n, fact_fn fn,
+			 const char *arg, char *buf, size_t size)
+{
+	char v[PP_CMP_VALUE_MAX];
+	size_t i, j, nd = 0, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (!fn(&runs[i].meta, arg, v, sizeof(v)))
+			continue;
+		/* seen in an earlier run? */
+		for (j = 0; j < i; j++) {
+			char w[PP_CMP_VALUE_MAX];
+
+			if (fn(&runs[j].meta, arg, w, sizeof(w)) && !strcmp(v, w))
+				break;
+		}
+		if (j < i)
+			continue;
+		nd++;
+		if (off < size)
+			off += (size_t)snprintf(buf + off, size - off, "%s%s",
+						nd > 1 ? " | " : "", v);
+	}
+	return nd;
+}
+
+static int add_warn(struct pp_cmp_warn **w, size_t *n, const char *fact,
+		    const char *base, const char *new)
+{
+	struct pp_cmp_warn *nw = realloc(*w, (*n + 1) * sizeof(*nw));
+
+	if (!nw)
+		return -ENOMEM;
+	*w = nw;
+	pp_strlcpy(nw[*n].fact, fact, sizeof(nw->fact));
+	pp_strlcpy(nw[*n].base, base, sizeof(nw->base));
+	pp_strlcpy(nw[*n].new, new, sizeof(nw->new));
+	(*n)++;
+	return 0;
+}
+
+/* One fact: a warning when the sides differ or one side is mixed. */
+static int check_fact(const struct pp_run *base, size_t nbase,
+		      const struct pp_run *new, size_t nnew, const char *fact,
+		      fact_fn fn, const char *arg, struct pp_cmp_warn **w, size_t *n)
+{
+	char vb[PP_CMP_VALUE_MAX], vn[PP_CMP_VALUE_MAX];
+	size_t db = side_value(base, nbase, fn, arg, vb, sizeof(vb));
+	size_t dn = side_value(new, nnew, fn, arg, vn, sizeof(vn));
+
+	if (!db || !dn || (db == 1 && dn == 1 && !strcmp(vb, vn)))
+		return 0;
+	return add_warn(w, n, fact, vb, vn);
+}
+
+/* The median trusted clock of a side; its spread in % in *spread. */
+static double side_mhz(const struct pp_run *runs, size_t n, double *spread)
+{
+	double v[64], lo = INFINITY, hi = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < n && k < ARRAY_SIZE(v); i++) {
+		const struct pp_mhz *z = &runs[i].meta.mhz;
+
+		if (!z->trusted || !(z->mhz > 0))
+			continue;
+		v[k++] = z->mhz;
+		lo = fmin(lo, z->mhz);
+		hi = fmax(hi, z->mhz);
+	}
+	*spread = k ? (hi - lo) / lo * 100.0 : 0;
+	return k ? pp_median(v, k) : NAN;
+}
+
+static int check_mhz(const struct pp_run *base, size_t nbase,
+		     const struct pp_run *new, size_t nnew, double tol,
+		     struct pp_cmp_warn **w, size_t *n)
+{
+	double sb, sn, mb = side_mhz(base, nbase, &sb), mn = side_mhz(new, nnew, &sn);
+	char vb[64], vn[64];
+
+	if (isnan(mb) || isnan(mn))
+		return 0;
+	if (sb <= tol && sn <= tol && fabs(mn - mb) / mb * 100.0 <= tol)
+		return 0;
+	snprintf(vb, sizeof(vb), "%.0f", mb);
+	snprintf(vn, sizeof(vn), "%.0f", mn);
+	return add_warn(w, n, "mhz", vb, vn);
+}
+
+/* Every mitigation any run lists, each once, in name order. */
+static int check_mitigations(const struct pp_run *base, size_t nbase,
+			     const struct pp_run *new, size_t nnew,
+			     struct pp_cmp_warn **w, size_t *n)
+{
+	const char *prev = "";
+	char fact[PP_CMP_FACT_MAX];
+	size_t i, j;
+	int err = 0;
+
+	for (;;) {
+		const char *next = NULL;
+
+		/* the smallest name after prev: the lists are sorted */
+		for (i = 0; i < nbase + nnew; i++) {
+			const struct pp_meta *m = i < nbase ? &base[i].meta :
+							      &new[i - nbase].meta;
+
+			for (j = 0; j < m->nmitig; j++) {
+				if (strcmp(m->mitig[j].name, prev) <= 0)
+					continue;
+				if (!next || strcmp(m->mitig[j].name, next) < 0)
+					next = m->mitig[j].name;
+				break;
+			}
+		}
+		if (!next)
+			return err;
+		snprintf(fact, sizeof(fact), "mitigations.%s", next);
+		err = check_fact(base, nbase, new, nnew, fact, f_mitig, next, w, n);
+		if (err)
+			return err;
+		prev = next;
+	}
+}
+
+int pp_cmp_warnings(const struct pp_run *base, size_t nbase,
+		    const struct pp_run *new, size_t nnew, double mhz_tol_pct,
+		    struct pp_cmp_warn **out, size_t *nout)
+{
+	static const struct {
+		const char *fact;
+		fact_fn fn;
+	} facts[] = {
+		{ "hostname", f_host },
+		{ "cpu_model", f_cpu },
+		{ "online_cpus", f_ncpus },
+		{ "perfprobe_version", f_version },
+		{ "options.mode", f_mode },
+		{ "options.pin_cpu", f_pin },
+		{ "cpufreq_governor", f_gov },
+		{ "kernel_cmdline", f_cmdline },
+		{ "thp.enabled", f_thp_en },
+		{ "thp.defrag", f_thp_df },
+	};
+	size_t i;
+	int err = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (i = 0; i < ARRAY_SIZE(facts) && !err; i++) {
+		err = check_fact(base, nbase, new, nnew, facts[i].fact, facts[i].fn,
+				 NULL, out, nout);
+		/* the clock right after the machine's own facts */
+		if (!err && facts[i].fn == f_pin)
+			err = check_mhz(base, nbase, new, nnew, mhz_tol_pct, out, nout);
+	}
+	if (!err)
+		err = check_mitigations(base, nbase, new, nnew, out, nout);
+	if (err) {
+		free(*out);
+		*out = NULL;
+		*nout = 0;
+	}
+	return err;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Comparing runs: is the difference between a base and a new set of runs
+ * real, and are the runs comparable at all?  Pure functions, no output;
+ * the statistics and the rules are Documentation/compare.rst.
+ */
+#ifndef PP_COMPARE_H
+#define PP_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results.h"
+
+#define PP_CMP_THRESHOLD_PCT	5.0	/* what counts as a real change */
+#define PP_CMP_CONF		0.95	/* of the confidence interval */
+#define PP_CMP_MHZ_TOL_PCT	5.0	/* clocks closer than this agree */
+
+enum pp_verdict {
+	PP_VERDICT_SAME,
+	PP_VERDICT_REGRESSION,
+	PP_VERDICT_IMPROVEMENT,
+	PP_VERDICT_NOISY,	/* the interval is too wide to tell */
+};
+
+const char *pp_verdict_name(enum pp_verdict v);
+
+/*
+ * The Hodges-Lehmann estimate of the shift of y against x (the median of
+ * all y[j] - x[i]) and its distribution-free confidence interval from the
+ * Mann-Whitney distribution: exact when both samples have fewer than 50
+ * values and no ties, the normal approximation with the tie correction
+ * otherwise.  conf is the confidence asked for; achieved is what the
+ * interval has (at least conf, unless the samples are too small for it:
+ * then the interval is the whole range of differences).
+ */
+struct pp_shift {
+	double est;
+	double lo, hi;
+	double achieved;
+	bool exact;
+};
+
+int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
+		      double conf, struct pp_shift *out);
+
+/* The comparison of one key. */
+struct pp_cmp_stat {
+	size_t nbase, nnew;		/* pooled samples */
+	double base_median, new_median;
+	double median_pct;		/* new_median / base_median, in % */
+	double change_pct;		/* the estimated ratio new/base, in % */
+	double lo_pct, hi_pct;		/* its confidence interval, in % */
+	double conf;			/* the interval's achieved confidence */
+	bool exact;
+	enum pp_verdict verdict;
+};
+
+/*
+ * Compare the pooled samples of one key: -EINVAL on an empty side, -EDOM
+ * on a sample that is not finite and positive (the change is a ratio),
+ * -ENOMEM.  The ratio is estimated on the logarithms of the samples.
+ */
+int pp_cmp_samples(const double *base, size_t nbase, const double *new,
+		   size_t nnew, enum pp_dir dir, double threshold_pct,
+		   struct pp_cmp_stat *out);
+
+/* The verdict for an estimate and its interval, all in % change. */
+enum pp_verdict pp_cmp_verdict(double change_pct, double lo_pct, double hi_pct,
+			       enum pp_dir dir, double threshold_pct);
+
+/* For sorting: regressions first, the worst first; then noisy, the rest. */
+int pp_cmp_order(const struct pp_cmp_stat *a, enum pp_dir adir,
+		 const struct pp_cmp_stat *b, enum pp_dir bdir);
+
+/*
+ * One key's samples pooled over the runs of each side, in the order keys
+ * first appear (base runs first).  A key missing from a side has no
+ * samples there.  conflict: the runs disagree on the key's unit or
+ * direction, and its samples cannot be compared.  k is, per side, the
+ * median over the runs that have a kernel view of each of its fields
+ * (source "" and NaN fields when none has).
+ */
+struct pp_cmp_pool {
+	char key[PP_KEY_MAX];
+	char unit[PP_UNIT_MAX];
+	enum pp_dir dir;
+	bool conflict;
+	double *base, *new;
+	size_t nbase, nnew;
+	size_t base_runs, new_runs;	/* how many runs have the key */
+	struct pp_kside base_k, new_k;
+};
+
+int pp_cmp_pool(const struct pp_run *base, size_t nbase,
+		const struct pp_run *new, size_t nnew,
+		struct pp_cmp_pool **out, size_t *nout);
+/* Frees the samples and the array. */
+void pp_cmp_pool_free(struct pp_cmp_pool *pool, size_t n);
+
+/*
+ * A fact that differs between the sides, or within one side, named as
+ * its field in the results' meta ("hostname", "options.pin_cpu",
+ * "mitigations.spectre_v2"); a side's value is its runs' distinct values
+ * joined by " | ".  Facts a side did not record are not compared; within
+ * recorded mitigations, "" is a vulnerability that side's kernel does not
+ * list.
+ */
+#define PP_CMP_FACT_MAX		64
+#define PP_CMP_VALUE_MAX	2048
+
+struct pp_cmp_warn {
+	char fact[PP_CMP_FACT_MAX];
+	char base[PP_CMP_VALUE_MAX];
+	char new[PP_CMP_VALUE_MAX];
+};
+
+int pp_cmp_warnings(const struct pp_run *base, size_t nbase,
+		    const struct pp_run *new, size_t nnew, double mhz_tol_pct,
+		    struct pp_cmp_warn **out, size_t *nout);
+
+/* The kernel command line without what names the kernel booted. */
+void pp_cmdline_normalise(const char *cmdline, char *buf, size_t size);
+
+#endif /* PP_COMPARE_H */
