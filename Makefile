@@ -142,7 +142,8 @@ kmod-style:
 check-build: tools $(UNIT_BINS)
 
 check-san: check-build
-	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe ASAN_OPTIONS=detect_leaks=1 \
+	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe \
+		ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 scripts/run-tests.sh $(O)
 
 # The module's tests in a QEMU guest (Documentation/vmtest.rst), through
