@@ -210,7 +210,8 @@ $(O)/tests/pp-kview: tests/integration/pp-kview.c $(LIBS_A)
 		$(LIBS_A) $(PP_LIBS)
 
 check-san: check-build
-	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe ASAN_OPTIONS=detect_leaks=1 \
+	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe \
+		ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 scripts/run-tests.sh $(O)
 
 # The module's tests in a QEMU guest (Documentation/vmtest.rst), through

@@ -4,7 +4,8 @@
 # mkinitramfs.sh - build the tiny initramfs used by scripts/vmtest.sh.
 #
 # The image holds: a static busybox, /init (tests/vm/init.sh), the guest test
-# script, the perfprobe module plus the modules it depends on, the test client
+# script in /tests/vm with the TAP writer it sources in /tests/lib (as in the
+# source tree), the perfprobe module plus the modules it depends on, the test client
 # (static, or dynamic together with the shared libraries ldd lists and the
 # dynamic loader), and /etc/passwd + /etc/group with an unprivileged user.
 #
@@ -47,6 +48,8 @@ done
 [ -f "$module" ] || die "module not found: '$module'"
 [ -x "$client" ] || die "test client not found: '$client'"
 [ -f "$testdir/init.sh" ] || die "no $testdir/init.sh"
+tapsh=$testdir/../lib/tap.sh
+[ -f "$tapsh" ] || die "no $tapsh (the TAP writer of the guest tests)"
 command -v cpio >/dev/null || die "cpio not installed (Debian package: cpio)"
 
 if [ -z "$busybox" ]; then
@@ -67,7 +70,7 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/pp-initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 
 chmod 0755 "$root"	# mktemp -d makes it 0700: the guest's / must be searchable
-mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,root,home/ppuser,lib/modules,tests,run}
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,root,home/ppuser,lib/modules,tests/vm,tests/lib,run}
 chmod 1777 "$root/tmp"
 cp "$busybox" "$root/bin/busybox"
 # The applet links are made at boot (busybox --install -s), but the
@@ -77,8 +80,10 @@ ln -s busybox "$root/bin/sh"
 install -m 0755 "$testdir/init.sh" "$root/init"
 for f in "$testdir"/*.sh; do
 	[ "$(basename "$f")" = init.sh ] && continue
-	install -m 0755 "$f" "$root/tests/"
+	install -m 0755 "$f" "$root/tests/vm/"
 done
+# the TAP writer the guest tests source, where it is in the source tree
+install -m 0644 "$tapsh" "$root/tests/lib/tap.sh"
 install -m 0755 "$client" "$root/bin/pp-vmtest"
 install -m 0644 "$module" "$root/lib/modules/perfprobe.ko"
 

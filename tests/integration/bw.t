@@ -8,18 +8,11 @@
 # (default ./perfprobe).
 set -u
 
-PERFPROBE=${PERFPROBE:-./perfprobe}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/tap.sh"
 is_json() { jq -e '.results | length > 0' "$1" >/dev/null 2>&1; }
-val() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$tmp/out.json"; }
+val() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$T_TMP/out.json"; }
 # The best sample: noise from other load only ever lowers a bandwidth.
-best() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .samples | max' "$tmp/out.json"; }
+best() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .samples | max' "$T_TMP/out.json"; }
 gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 mine='^bw_(file_rd|mmap_rd|mem)-'
 
@@ -32,13 +25,13 @@ for op in rd wr rdwr cp frd fwr fcp bzero bcopy; do
 	keys="$keys bw_mem-$op-1mb bw_mem-$op-16mb"
 done
 
-echo "1..10"
+plan 10
 
-"$PERFPROBE" --quick --no-save --json -o "$tmp/run.json" run bw_file_rd bw_mmap_rd bw_mem \
-	>"$tmp/out.json" 2>"$tmp/err"
+"$PERFPROBE" --quick --no-save --json -o "$T_TMP/run.json" run bw_file_rd bw_mmap_rd bw_mem \
+	>"$T_TMP/out.json" 2>"$T_TMP/err"
 rc=$?
 check "run exits 0 (rc $rc)" test "$rc" -eq 0
-check "stdout is one JSON document with results" is_json "$tmp/out.json"
+check "stdout is one JSON document with results" is_json "$T_TMP/out.json"
 
 missing=""
 for k in $keys; do
@@ -47,17 +40,17 @@ done
 check "every key present${missing:+ (missing:$missing)}" test -z "$missing"
 
 few=$(jq -r --arg m "$mine" '[.results[] | select(.key | test($m)) |
-	select((.samples | length) < 5) | .key] | join(" ")' "$tmp/out.json")
+	select((.samples | length) < 5) | .key] | join(" ")' "$T_TMP/out.json")
 check "every result has >= 5 samples${few:+ ($few)}" test -z "$few"
 
 bad=$(jq -r --arg m "$mine" '[.results[] | select(.key | test($m)) |
-	select(.unit != "MB/s" or .direction != "higher") | .key] | join(" ")' "$tmp/out.json")
+	select(.unit != "MB/s" or .direction != "higher") | .key] | join(" ")' "$T_TMP/out.json")
 check "MB/s, higher is better${bad:+ ($bad)}" test -z "$bad"
 
 # 10 MB/s .. 10 TB/s: anything outside is a unit or timing bug.
 bad=$(jq -r --arg m "$mine" '[.results[] | select(.key | test($m)) |
 	select([.samples[] | select(. < 10 or . > 1e7)] | length > 0) | .key] | join(" ")' \
-	"$tmp/out.json")
+	"$T_TMP/out.json")
 check "every sample between 10 MB/s and 10 TB/s${bad:+ ($bad)}" test -z "$bad"
 
 # o2c maps (and faults in) the file on every pass, mo only reads it.
@@ -73,12 +66,14 @@ check "best bw_mem-rd-1mb ($(best bw_mem-rd-1mb)) > bw_mem-frd-1mb ($(best bw_me
 check "best bw_file_rd-io-1mb ($(best bw_file_rd-io-1mb)) < bw_mmap_rd-mo-1mb" \
 	gt "$(best bw_mmap_rd-mo-1mb)" "$(best bw_file_rd-io-1mb)"
 
-"$PERFPROBE" summary "$tmp/run.json" >"$tmp/summary" 2>&1
+"$PERFPROBE" summary "$T_TMP/run.json" >"$T_TMP/summary" 2>&1
 # The row under the table's dashes; after Host and OS (23 columns) come
 # the cells: File reread, Mmap reread, Bcopy libc and hand, Mem read and
 # write (Pipe, AF UNIX and TCP are other benchmarks' and empty here).
 row=$(awk -v t="Communication bandwidths in MB/s" \
-	'index($0, t) { f = 1 } f && /^--------- ---/ { getline; print; exit }' "$tmp/summary")
+	'index($0, t) { f = 1 } f && /^--------- ---/ { getline; print; exit }' "$T_TMP/summary")
 cells=$(echo "${row:23}" | awk '{ print NF }')
 check "summary fills File/Mmap reread, Bcopy libc/hand, Mem read/write (${cells:-0} of 6)" \
 	test "${cells:-0}" -eq 6
+
+done_testing

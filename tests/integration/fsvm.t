@@ -7,14 +7,7 @@
 # TAP output; PERFPROBE is the binary (default ./perfprobe).
 set -u
 
-PERFPROBE=${PERFPROBE:-./perfprobe}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 sizes="0 1 4 10"
 keys="lat_mmap-1m lat_mmap-8m lat_pagefault"
@@ -22,18 +15,18 @@ for s in $sizes; do
 	keys="$keys lat_fs-create-${s}k lat_fs-delete-${s}k lat_fs-${s}k"
 done
 
-echo "1..10"
+plan 10
 
-"$PERFPROBE" --quick --no-save --json -o "$tmp/run.json" run lat_fs lat_mmap lat_pagefault \
-	>"$tmp/out.json" 2>"$tmp/err"
+"$PERFPROBE" --quick --no-save --json -o "$T_TMP/run.json" run lat_fs lat_mmap lat_pagefault \
+	>"$T_TMP/out.json" 2>"$T_TMP/err"
 rc=$?
 check "run exits 0 (rc $rc)" test "$rc" -eq 0
 is_json() { jq -e '.results | length > 0' "$1" >/dev/null 2>&1; }
-check "stdout is one JSON document with results" is_json "$tmp/out.json"
+check "stdout is one JSON document with results" is_json "$T_TMP/out.json"
 
 # The best sample: noise from other load only ever adds time.
-best() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .samples | min' "$tmp/out.json"; }
-val() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$tmp/out.json"; }
+best() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .samples | min' "$T_TMP/out.json"; }
+val() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$T_TMP/out.json"; }
 
 missing=""
 for k in $keys; do
@@ -42,22 +35,22 @@ done
 check "every key present${missing:+ (missing:$missing)}" test -z "$missing"
 
 few=$(jq -r '[.results[] | select(.key | test("^lat_(fs|mmap|pagefault)")) |
-	select((.samples | length) < 5) | .key] | join(" ")' "$tmp/out.json")
+	select((.samples | length) < 5) | .key] | join(" ")' "$T_TMP/out.json")
 check "every result has >= 5 samples${few:+ ($few)}" test -z "$few"
 
 bad=$(jq -r '[.results[] | select(.key | test("^lat_(fs|mmap|pagefault)")) |
 	select(.value <= 0 or ([.samples[] | select(. < 0)] | length > 0)) | .key] | join(" ")' \
-	"$tmp/out.json")
+	"$T_TMP/out.json")
 check "values positive, no negative sample${bad:+ ($bad)}" test -z "$bad"
 
 units=$(jq -r '[.results[] | select(.key | test("^lat_(fs|mmap|pagefault)")) |
 	select((.key | test("^lat_fs-[0-9]+k$")) as $r |
 	       ($r and .unit != "files/s") or ((($r | not)) and .unit != "us")) | .key] |
-	join(" ")' "$tmp/out.json")
+	join(" ")' "$T_TMP/out.json")
 check "units: files/s for lat_fs-<S>k, us for the rest${units:+ ($units)}" test -z "$units"
 
 dirs=$(jq -r '[.results[] | select(.key | test("^lat_fs-[0-9]+k$")) |
-	select(.direction != "higher") | .key] | join(" ")' "$tmp/out.json")
+	select(.direction != "higher") | .key] | join(" ")' "$T_TMP/out.json")
 check "files/s results are higher-is-better${dirs:+ ($dirs)}" test -z "$dirs"
 
 # lat_fs-<S>k is the create rate: 10^6 / (us per create), median for median.
@@ -72,12 +65,14 @@ check "lat_fs-<S>k = 10^6 / lat_fs-create-<S>k" test "$rate_ok" -eq 1
 check "best lat_pagefault ($(best lat_pagefault)) < best lat_mmap-1m" \
 	awk -v a="$(best lat_pagefault)" -v b="$(best lat_mmap-1m)" 'BEGIN { exit !(a < b) }'
 
-"$PERFPROBE" summary "$tmp/run.json" >"$tmp/summary" 2>&1
+"$PERFPROBE" summary "$T_TMP/run.json" >"$T_TMP/summary" 2>&1
 # The row under the table's dashes; after Host and OS (23 columns) come
 # the cells: 0K/10K Create and Delete, Mmap Latency, Page Fault (Prot Fault
 # is lat_sig's and empty here).
 row=$(awk -v t="File & VM system latencies" \
-	'index($0, t) == 1 { f = 1 } f && /^--------- ---/ { getline; print; exit }' "$tmp/summary")
+	'index($0, t) == 1 { f = 1 } f && /^--------- ---/ { getline; print; exit }' "$T_TMP/summary")
 cells=$(echo "${row:23}" | awk '{ print NF }')
 check "summary fills File Create/Delete, Mmap Latency, Page Fault (${cells:-0} of 6)" \
 	test "${cells:-0}" -eq 6
+
+done_testing

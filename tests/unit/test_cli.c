@@ -12,19 +12,7 @@
 #include "cli.h"
 #include "report/summary.h"
 
-static int parse(struct pp_cli *cli, const char *line)
-{
-	static char buf[1024];
-	char *argv[32];
-	int argc = 0;
-	char *tok;
-
-	snprintf(buf, sizeof(buf), "%s", line);
-	for (tok = strtok(buf, " "); tok && argc < 31; tok = strtok(NULL, " "))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	return pp_cli_parse(argc, argv, cli);
-}
+#include "argv.h"
 
 static void test_defaults(void **state)
 {

@@ -31,6 +31,8 @@
 #include "kernel/kside.h"
 #include "kernel/ppnl.h"
 
+#include "argv.h"
+
 /* --- building replies --- */
 
 static struct nl_msg *reply(uint8_t cmd)
@@ -418,20 +420,6 @@ static void test_kelf(void **state)
 }
 
 /* --- options --- */
-
-static int parse(struct pp_cli *cli, const char *line)
-{
-	static char buf[1024];
-	static char *argv[32];
-	int argc = 0;
-	char *tok;
-
-	snprintf(buf, sizeof(buf), "%s", line);
-	for (tok = strtok(buf, " "); tok && argc < 31; tok = strtok(NULL, " "))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	return pp_cli_parse(argc, argv, cli);
-}
 
 static void test_cli(void **state)
 {

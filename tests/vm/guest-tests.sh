@@ -3,8 +3,8 @@
 #
 # guest-tests.sh - the perfprobe VM tests, run by /init inside the test VM
 # (see Documentation/vmtest.rst).  Prints TAP lines without numbers and
-# without a plan (the host numbers them and adds the plan); exits non-zero
-# when any test failed.
+# without a plan (tests/lib/tap.sh with TAP_UNNUMBERED=1: the host numbers
+# them and adds the plan); exits non-zero when any test failed.
 #
 # Environment (from the kernel command line, see scripts/vmtest.sh):
 #   pp_seed  fuzz seed
@@ -19,7 +19,13 @@ SEED=${pp_seed:-1}
 USER_UID=1000
 CAP_PERFMON=38
 CAP_NET_ADMIN=12
-fails=0
+TAP_UNNUMBERED=1	# read by tap.sh
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+
+has() { # description pattern file
+	if grep -qE "$2" "$3"; then pass "$1"; else fail "$1"; sed 's/^/#   /' "$3"; fi
+}
 
 # Kernel messages that fail the run (same list as scripts/vmtest.sh).
 SPLAT='Kernel panic|Oops|BUG:|WARNING:|Call Trace|soft lockup|hard LOCKUP|blocked for more than|rcu.*(stall|detected stalls)|RCU stall|KASAN|UBSAN|kmemleak|unreferenced object|refcount_t|[Ll]eak|general protection fault|Unable to handle|unable to handle|stack-protector|double fault|invalid opcode|list_(add|del) corruption|segfault at|Kernel BUG'
@@ -31,13 +37,6 @@ want() { # group
 	echo "# group $1 skipped (pp_only)"
 	return 1
 }
-ok() { echo "ok - $*"; }
-nok() { echo "not ok - $*"; fails=$((fails + 1)); }
-check() { # description command...
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else nok "$desc"; fi
-}
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 section() { echo "# ---- $* (guest uptime $(uptime_s) s)"; }
 
@@ -46,12 +45,12 @@ run() {
 	"$PP" "$@"
 	rc=$?
 	if [ "$rc" -ge 128 ]; then
-		nok "pp-vmtest $* was killed by signal $((rc - 128))"
+		fail "pp-vmtest $* was killed by signal $((rc - 128))"
 	elif [ "$rc" -eq 3 ]; then
-		nok "pp-vmtest $*: usage error"
+		fail "pp-vmtest $*: usage error"
 	elif [ "$rc" -ne 0 ]; then
-		fails=$((fails + 1))
-		echo "# pp-vmtest $* exited with status $rc"
+		tap_count_fail
+		diag "pp-vmtest $* exited with status $rc"
 	fi
 	return "$rc"
 }
@@ -79,10 +78,10 @@ dmesg_check() { # label
 		grep -v -e 'Kernel command line:' -e 'Command line:' >/tmp/splat
 	DMESG_SEEN=$total
 	if [ -s /tmp/splat ]; then
-		nok "no kernel warnings during $1"
+		fail "no kernel warnings during $1"
 		head -n 30 /tmp/splat | sed 's/^/#   dmesg: /'
 	else
-		ok "no kernel warnings during $1"
+		pass "no kernel warnings during $1"
 	fi
 }
 
@@ -92,7 +91,7 @@ dmesg_check "boot"
 # Dependencies listed by mkinitramfs.sh (normally none).
 if [ -s /lib/modules/load-order ]; then
 	while read -r dep; do
-		insmod "/lib/modules/$dep.ko" || nok "insmod dependency $dep"
+		insmod "/lib/modules/$dep.ko" || fail "insmod dependency $dep"
 	done </lib/modules/load-order
 fi
 
@@ -158,8 +157,8 @@ if want privs; then
 	rc=$?
 	sed 's/^\(not \)\{0,1\}ok - /&[su ppuser] /' /tmp/su.out
 	if [ "$rc" -ne 0 ]; then
-		grep -q '^not ok' /tmp/su.out || nok "[su ppuser] pp-vmtest privs exited with status $rc"
-		fails=$((fails + 1))
+		grep -q '^not ok' /tmp/su.out || fail "[su ppuser] pp-vmtest privs exited with status $rc"
+		tap_count_fail
 	fi
 	# Documentation/kmod.rst: CAP_NET_ADMIN (core) + CAP_PERFMON (module)
 	run -u "$USER_UID:$USER_UID" -C "$CAP_PERFMON" privs --perfmon
@@ -205,7 +204,7 @@ if want rmmod-trace; then
 	if [ -s /tmp/ready ]; then
 		check "rmmod while a trace (features $(cat /tmp/ready)) is active succeeds" unload
 	else
-		nok "trace-hold started a trace"
+		fail "trace-hold started a trace"
 		unload
 	fi
 	kill "$holder" 2>/dev/null
@@ -233,12 +232,8 @@ if want rmmod-trace && [ -x /bin/perfprobe ]; then
 	wait "$tracer"
 	rc=$?
 	check "perfprobe trace exits 1 when the module went away (exit $rc)" [ "$rc" -eq 1 ]
-	if grep -q '^perfprobe: trace: .*perfprobe.ko was unloaded during the trace$' /tmp/rmcli.out; then
-		ok "perfprobe trace says the module was unloaded during the trace"
-	else
-		nok "perfprobe trace says the module was unloaded during the trace"
-		sed 's/^/#   /' /tmp/rmcli.out
-	fi
+	has "perfprobe trace says the module was unloaded during the trace" \
+		'^perfprobe: trace: .*perfprobe.ko was unloaded during the trace$' /tmp/rmcli.out
 	check "insmod again after rmmod during perfprobe trace" load
 	dmesg_check "rmmod during perfprobe trace"
 fi
@@ -246,9 +241,6 @@ fi
 # ---------------------------------------------------------------------------
 # The perfprobe command itself against the loaded module.
 PPC=/bin/perfprobe
-has() { # description pattern file
-	if grep -qE "$2" "$3"; then ok "$1"; else nok "$1"; sed 's/^/#   /' "$3"; fi
-}
 if want cli && [ -x "$PPC" ]; then
 	section "perfprobe command with the module loaded"
 	loaded || load
@@ -292,7 +284,7 @@ if want cli && [ -x "$PPC" ]; then
 	has "unprivileged kmod status: refused, naming the capabilities" 'Operation not permitted: perfprobe.ko needs CAP_NET_ADMIN and CAP_PERFMON' /tmp/o
 	dmesg_check "perfprobe command"
 elif want cli; then
-	nok "perfprobe binary not in the initramfs"
+	fail "perfprobe binary not in the initramfs"
 fi
 
 # ---------------------------------------------------------------------------
@@ -341,5 +333,5 @@ fi
 # the whole log once more, including anything printed at rmmod time
 DMESG_SEEN=0
 dmesg_check "the whole run (full dmesg scan)"
-echo "# guest tests done at uptime $(uptime_s) s, $fails failure(s)"
-[ "$fails" -eq 0 ]
+diag "guest tests done at uptime $(uptime_s) s"
+done_testing

@@ -24,11 +24,11 @@ stty -F "$out" raw -echo 2>/dev/null
 
 echo "ppvm: init started, kernel $(uname -r)" >/dev/console
 rc=1
-if [ -x /tests/guest-tests.sh ]; then
-	/tests/guest-tests.sh >"$out" 2>&1 </dev/null
+if [ -x /tests/vm/guest-tests.sh ]; then
+	/tests/vm/guest-tests.sh >"$out" 2>&1 </dev/null
 	rc=$?
 else
-	echo "not ok - /tests/guest-tests.sh missing" >"$out"
+	echo "not ok - /tests/vm/guest-tests.sh missing" >"$out"
 fi
 echo "ppvm: guest tests finished with status $rc" >/dev/console
 echo "PPVMTEST-STATUS: $rc" >"$out"
