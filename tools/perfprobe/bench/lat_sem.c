@@ -176,7 +176,7 @@ out_rmid:
 
 static const struct pp_key_decl keys[] = {
 	{ "lat_sem", "us", PP_LOWER_IS_BETTER,
-	  "a System V semaphore round trip between two processes" },
+	  "a System V semaphore hand-off between two processes (half a round trip)" },
 	PP_KEYS_END
 };
 
