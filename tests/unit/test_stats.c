@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Statistics and loop sizing. */
+/* Statistics, loop sizing, overheads taken out, reports under declared keys. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "harness.h"
@@ -124,6 +126,177 @@ static void test_sample_failure(void **state)
 	test_free(s);
 }
 
+static void fill(struct pp_sampling *s, const double *v, unsigned int n)
+{
+	memcpy(s->ns_per_op, v, n * sizeof(*v));
+	s->n = n;
+}
+
+/* Net samples: all above zero, or nothing changes. */
+static void test_sampling_net(void **state)
+{
+	const double good[] = { 110, 120, 130 }, bad[] = { 100, 100, 100, 197.9, 100 };
+	struct pp_sampling *s = test_malloc(sizeof(*s));
+
+	(void)state;
+	fill(s, good, 3);
+	assert_true(pp_sampling_net(s, 100, 2));
+	assert_true(s->ns_per_op[0] == 5 && s->ns_per_op[1] == 10 && s->ns_per_op[2] == 15);
+	/* lat_sig-catch's [0, 0, 0, 97.9, 0]: refused, samples untouched */
+	fill(s, bad, 5);
+	assert_false(pp_sampling_net(s, 100, 1));
+	assert_memory_equal(s->ns_per_op, bad, sizeof(bad));
+	/* below zero, NaN, a bad divisor */
+	fill(s, good, 3);
+	assert_false(pp_sampling_net(s, 115, 1));
+	assert_false(pp_sampling_net(s, NAN, 1));
+	assert_false(pp_sampling_net(s, 0, 0));
+	assert_memory_equal(s->ns_per_op, good, sizeof(good));
+	test_free(s);
+}
+
+/* Synthetic measurements: attempt k gets script[k]; overhead 100 ns. */
+struct script {
+	const double (*v)[5];
+	unsigned int nv, calls;
+	int err;
+};
+
+static int scripted(struct pp_ctx *ctx, void *arg, unsigned int attempt,
+		    struct pp_sampling *s, double *overhead_ns)
+{
+	struct script *sc = arg;
+
+	(void)ctx;
+	assert_int_equal(attempt, sc->calls);
+	sc->calls++;
+	if (sc->err)
+		return sc->err;
+	fill(s, sc->v[attempt < sc->nv ? attempt : sc->nv - 1], 5);
+	*overhead_ns = 100;
+	return 0;
+}
+
+static void net_ctx(struct pp_ctx *ctx, struct pp_run *run)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	pp_run_init(run);
+	ctx->run = run;
+	ctx->bench = "test";
+}
+
+static void test_sample_net(void **state)
+{
+	static const double v[][5] = {
+		{ 100, 100, 100, 197.9, 100 },	/* the impossible one */
+		{ 150, 160, 170, 180, 190 },
+	};
+	struct script sc = { v, 2, 0, 0 };
+	struct pp_sampling *s = test_malloc(sizeof(*s));
+	struct pp_run run;
+	struct pp_ctx ctx;
+
+	(void)state;
+	/* measured again, then net */
+	net_ctx(&ctx, &run);
+	assert_int_equal(pp_sample_net(&ctx, "t-a", scripted, &sc, 1, s), 0);
+	assert_int_equal(sc.calls, 2);
+	assert_true(s->ns_per_op[0] == 50 && s->ns_per_op[4] == 90);
+	assert_int_equal(run.nskips, 0);
+
+	/* impossible every time: skipped with the reason, nothing reported */
+	sc = (struct script){ v, 1, 0, 0 };
+	assert_int_equal(pp_sample_net(&ctx, "t-b", scripted, &sc, 1, s), 1);
+	assert_int_equal(sc.calls, PP_NET_ATTEMPTS);
+	assert_int_equal(run.nskips, 1);
+	assert_string_equal(run.skips[0].name, "t-b");
+	assert_non_null(strstr(run.skips[0].reason, "at or below the overhead"));
+	assert_int_equal(run.nresults, 0);
+
+	/* an error of the measurement fails, -EDOM (the empty loop) skips */
+	sc = (struct script){ v, 1, 0, -EIO };
+	assert_int_equal(pp_sample_net(&ctx, "t-c", scripted, &sc, 1, s), -1);
+	assert_non_null(strstr(ctx.failmsg, "t-c"));
+	sc = (struct script){ v, 1, 0, -EDOM };
+	assert_int_equal(pp_sample_net(&ctx, "t-d", scripted, &sc, 1, s), 1);
+	assert_int_equal(sc.calls, 1);
+	assert_string_equal(run.skips[1].name, "t-d");
+	pp_run_free(&run);
+	test_free(s);
+}
+
+/* An empty loop that costs more than any pass: -EDOM after every attempt. */
+static void test_sample_loop_overhead(void **state)
+{
+	struct pp_sampling *s = test_malloc(sizeof(*s));
+	uint64_t total = 0;
+	struct pp_run run;
+	struct pp_ctx ctx;
+
+	(void)state;
+	net_ctx(&ctx, &run);
+	ctx.opts.samples = 3;
+	ctx.opts.target_ms = 1;
+	run.meta.loop_overhead_ns = 1e12;
+	assert_int_equal(pp_sample(&ctx, count_calls, &total, NULL, s), -EDOM);
+	/* calibration + warm-up + every attempt's 3 samples */
+	assert_true(total >= (1 + PP_NET_ATTEMPTS * 3) * s->iters);
+	assert_int_equal(pp_sample_err(&ctx, "t-e", -EDOM), 1);
+	assert_non_null(strstr(run.skips[0].reason, "empty loop"));
+	pp_run_free(&run);
+	test_free(s);
+}
+
+static const struct pp_key_decl test_keys[] = {
+	{ "t-lat", "us", PP_LOWER_IS_BETTER, "a latency" },
+	{ "t-bw-%ukb", "MB/s", PP_HIGHER_IS_BETTER, "a bandwidth" },
+	PP_KEYS_END
+};
+
+/* Unit and direction come from the declaration; undeclared keys fail. */
+static void test_report_declared(void **state)
+{
+	const double v[] = { 1000, 2000, 3000 };
+	struct pp_sampling *s = test_malloc(sizeof(*s));
+	const struct pp_result *r;
+	struct pp_run run;
+	struct pp_ctx ctx;
+
+	(void)state;
+	net_ctx(&ctx, &run);
+	ctx.keys = test_keys;
+	ctx.opts.noise_pct = 5;
+	fill(s, v, 3);
+	s->iters = 1;
+	assert_int_equal(pp_report_sampling(&ctx, "t-lat", s), 0);
+	r = pp_run_find(&run, "t-lat");
+	assert_non_null(r);
+	assert_string_equal(r->unit, "us");
+	assert_true(r->value == 2.0);		/* ns -> us */
+	assert_int_equal(r->dir, PP_LOWER_IS_BETTER);
+
+	assert_int_equal(pp_report(&ctx, "t-bw-64kb", v, 3, 1), 0);
+	r = pp_run_find(&run, "t-bw-64kb");
+	assert_string_equal(r->unit, "MB/s");
+	assert_int_equal(r->dir, PP_HIGHER_IS_BETTER);
+
+	assert_int_equal(pp_report(&ctx, "t-nope", v, 3, 1), -1);
+	assert_non_null(strstr(ctx.failmsg, "t-nope: result key not declared by test"));
+	assert_int_equal(pp_report(&ctx, "t-bw-xkb", v, 3, 1), -1);
+	/* a time per op in a bandwidth's key, a helper's unit that disagrees */
+	assert_int_equal(pp_report_sampling(&ctx, "t-bw-1kb", s), -1);
+	assert_non_null(strstr(ctx.failmsg, "not a time per operation"));
+	assert_int_equal(pp_key_declared_in(&ctx, "t-lat", "MB/s"), -1);
+	assert_non_null(strstr(ctx.failmsg, "declared in us, reported in MB/s"));
+	assert_int_equal(pp_key_declared_in(&ctx, "t-bw-1kb", "MB/s"), 0);
+	/* no declarations at all: nothing can be reported */
+	ctx.keys = NULL;
+	assert_int_equal(pp_report(&ctx, "t-lat", v, 3, 1), -1);
+	assert_int_equal(run.nresults, 2);
+	pp_run_free(&run);
+	test_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +306,10 @@ int main(void)
 		cmocka_unit_test(test_loop_sizing),
 		cmocka_unit_test(test_sample_counts),
 		cmocka_unit_test(test_sample_failure),
+		cmocka_unit_test(test_sampling_net),
+		cmocka_unit_test(test_sample_net),
+		cmocka_unit_test(test_sample_loop_overhead),
+		cmocka_unit_test(test_report_declared),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The measurement harness: loop sizing, warm-up, samples, reporting,
- * skips, progress, temporary files and CPU pinning.
+ * The measurement harness: loop sizing, warm-up, samples, overheads
+ * taken out, reporting under declared keys, skips, progress, temporary
+ * files and CPU pinning.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -73,6 +74,31 @@ static int time_once(pp_loop_fn fn, void *arg, uint64_t iters, uint64_t *ns)
 	return ret;
 }
 
+/* The samples at the final count; false if one stays impossible. */
+static int take_samples(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
+			double overhead, struct pp_sampling *s)
+{
+	unsigned int attempt, i;
+	uint64_t ns;
+	int ret;
+
+	for (attempt = 0; attempt < PP_NET_ATTEMPTS; attempt++) {
+		s->n = ctx->opts.samples;
+		s->cpu_first = pp_current_cpu();
+		for (i = 0; i < s->n; i++) {
+			ret = time_once(fn, arg, s->iters, &ns);
+			if (ret)
+				return ret;
+			s->ns_per_op[i] = (double)ns / (double)s->iters;
+		}
+		s->cpu_last = pp_current_cpu();
+		/* The empty loop's cost is part of every pass: take it out. */
+		if (overhead <= 0 || pp_sampling_net(s, overhead, 1))
+			return 0;
+	}
+	return -EDOM;
+}
+
 int pp_sample(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 	      const struct pp_timing_opts *to, struct pp_sampling *s)
 {
@@ -118,22 +144,52 @@ int pp_sample(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 	}
 
 	s->iters = iters;
-	s->n = ctx->opts.samples;
-	s->cpu_first = pp_current_cpu();
-	for (i = 0; i < s->n; i++) {
-		double v;
+	return take_samples(ctx, fn, arg, overhead, s);
+}
 
-		ret = time_once(fn, arg, iters, &ns);
+bool pp_sampling_net(struct pp_sampling *s, double overhead_ns, double per)
+{
+	unsigned int i;
+
+	if (!(per > 0))
+		return false;
+	for (i = 0; i < s->n; i++)
+		if (!((s->ns_per_op[i] - overhead_ns) / per > 0))
+			return false;
+	for (i = 0; i < s->n; i++)
+		s->ns_per_op[i] = (s->ns_per_op[i] - overhead_ns) / per;
+	return true;
+}
+
+int pp_sample_err(struct pp_ctx *ctx, const char *key, int err)
+{
+	if (err == -EDOM)
+		return pp_skip(ctx, key, "a sample at or below the empty loop's %.3g ns in each "
+			       "of %d measurements: too noisy here",
+			       ctx->run->meta.loop_overhead_ns, PP_NET_ATTEMPTS);
+	return pp_fail(ctx, "%s: %s", key, strerror(-err));
+}
+
+int pp_sample_net(struct pp_ctx *ctx, const char *key, pp_measure_fn measure,
+		  void *arg, double per, struct pp_sampling *s)
+{
+	double overhead = 0;
+	unsigned int attempt;
+	int ret;
+
+	for (attempt = 0; attempt < PP_NET_ATTEMPTS; attempt++) {
+		ret = measure(ctx, arg, attempt, s, &overhead);
 		if (ret)
-			return ret;
-		v = (double)ns / (double)iters;
-		/* The empty loop's cost is part of every pass: take it out. */
-		if (v > overhead)
-			v -= overhead;
-		s->ns_per_op[i] = v;
+			return pp_sample_err(ctx, key, ret);
+		if (pp_sampling_net(s, overhead, per))
+			return 0;
+		if (attempt + 1 < PP_NET_ATTEMPTS)
+			pp_progress(ctx, "%s: a sample at or below the overhead taken out of "
+				    "it (%.4g us): measuring again", key, overhead * 1e-3);
 	}
-	s->cpu_last = pp_current_cpu();
-	return 0;
+	return pp_skip(ctx, key, "a sample at or below the overhead taken out of it "
+		       "(%.4g us) in each of %d measurements: too noisy here",
+		       overhead * 1e-3, PP_NET_ATTEMPTS);
 }
 
 static void print_result(struct pp_ctx *ctx, const struct pp_result *r)
@@ -143,14 +199,37 @@ static void print_result(struct pp_ctx *ctx, const struct pp_result *r)
 		    r->noisy ? ", NOISY" : "");
 }
 
-static struct pp_result *report(struct pp_ctx *ctx, const char *key,
-				const char *unit, enum pp_dir dir,
+const struct pp_key_decl *pp_key_declared(struct pp_ctx *ctx, const char *key)
+{
+	const struct pp_key_decl *d = pp_key_decl_find(ctx->keys, key);
+
+	if (!d)
+		pp_fail(ctx, "%s: result key not declared by %s (Documentation/adding.rst)",
+			key, ctx->bench ? ctx->bench : "this command");
+	return d;
+}
+
+int pp_key_declared_in(struct pp_ctx *ctx, const char *key, const char *unit)
+{
+	const struct pp_key_decl *d = pp_key_declared(ctx, key);
+
+	if (!d)
+		return -1;
+	if (strcmp(d->unit, unit))
+		return pp_fail(ctx, "%s: declared in %s, reported in %s", key, d->unit, unit);
+	return 0;
+}
+
+struct pp_result *pp_result_add(struct pp_ctx *ctx, const char *key,
 				const double *samples, unsigned int n,
 				uint64_t iters)
 {
+	const struct pp_key_decl *d = pp_key_declared(ctx, key);
 	struct pp_result *r;
 
-	r = pp_run_add(ctx->run, key, unit, dir, samples, n);
+	if (!d)
+		return NULL;
+	r = pp_run_add(ctx->run, key, d->unit, d->dir, samples, n);
 	if (!r) {
 		pp_fail(ctx, "%s: cannot record result", key);
 		return NULL;
@@ -160,11 +239,10 @@ static struct pp_result *report(struct pp_ctx *ctx, const char *key,
 	return r;
 }
 
-int pp_report(struct pp_ctx *ctx, const char *key, const char *unit,
-	      enum pp_dir dir, const double *samples, unsigned int n,
-	      uint64_t iters)
+int pp_report(struct pp_ctx *ctx, const char *key, const double *samples,
+	      unsigned int n, uint64_t iters)
 {
-	struct pp_result *r = report(ctx, key, unit, dir, samples, n, iters);
+	struct pp_result *r = pp_result_add(ctx, key, samples, n, iters);
 
 	if (!r)
 		return -1;
@@ -173,16 +251,37 @@ int pp_report(struct pp_ctx *ctx, const char *key, const char *unit,
 	return 0;
 }
 
-int pp_report_sampling(struct pp_ctx *ctx, const char *key, const char *unit,
-		       double scale, const struct pp_sampling *s)
+/* ns -> unit, for the time units; 0 for any other. */
+static double time_scale(const char *unit)
 {
-	double v[PP_MAX_SAMPLES];
+	static const struct { const char *unit; double scale; } t[] = {
+		{ "ns", 1 }, { "us", 1e-3 }, { "ms", 1e-6 }, { "s", 1e-9 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(unit, t[i].unit))
+			return t[i].scale;
+	return 0;
+}
+
+int pp_report_sampling(struct pp_ctx *ctx, const char *key,
+		       const struct pp_sampling *s)
+{
+	const struct pp_key_decl *d = pp_key_declared(ctx, key);
+	double v[PP_MAX_SAMPLES], scale;
 	struct pp_result *r;
 	unsigned int i;
 
+	if (!d)
+		return -1;
+	scale = time_scale(d->unit);
+	if (!scale)
+		return pp_fail(ctx, "%s: declared in %s, not a time per operation", key,
+			       d->unit);
 	for (i = 0; i < s->n; i++)
 		v[i] = s->ns_per_op[i] * scale;
-	r = report(ctx, key, unit, PP_LOWER_IS_BETTER, v, s->n, s->iters);
+	r = pp_result_add(ctx, key, v, s->n, s->iters);
 	if (!r)
 		return -1;
 	r->cpu_first = s->cpu_first;
@@ -191,8 +290,7 @@ int pp_report_sampling(struct pp_ctx *ctx, const char *key, const char *unit,
 	return 0;
 }
 
-int pp_latency_us(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
-		  void *arg)
+int pp_latency(struct pp_ctx *ctx, const char *key, pp_loop_fn fn, void *arg)
 {
 	struct pp_sampling *s = malloc(sizeof(*s));
 	int ret;
@@ -201,9 +299,9 @@ int pp_latency_us(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
 		return pp_fail(ctx, "%s: out of memory", key);
 	ret = pp_sample(ctx, fn, arg, NULL, s);
 	if (ret)
-		ret = pp_fail(ctx, "%s: %s", key, strerror(-ret));
+		ret = pp_sample_err(ctx, key, ret);
 	else
-		ret = pp_report_sampling(ctx, key, "us", 1e-3, s);
+		ret = pp_report_sampling(ctx, key, s);
 	free(s);
 	return ret;
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "keys.h"
 #include "results.h"
 #include "util.h"
 
@@ -41,6 +42,7 @@ struct pp_ctx {
 	struct pp_opts opts;
 	struct pp_run *run;
 	const char *bench;		/* benchmark now running */
+	const struct pp_key_decl *keys;	/* and the keys it declares */
 	char exe_dir[256];		/* directory of the perfprobe binary */
 	unsigned int done, total;	/* progress, in benchmarks */
 	char failmsg[256];
@@ -66,22 +68,69 @@ uint64_t pp_next_iters(uint64_t iters, uint64_t elapsed_ns, uint64_t target_ns);
 /* Measure the empty loop once per run (ns per iteration). */
 double pp_loop_overhead(void);
 
+/*
+ * Size the loop, warm up and take the samples, less the empty loop's
+ * cost (unless to->no_overhead).  0, or a negative errno; -EDOM when a
+ * sample stayed at or below the empty loop (see pp_sample_net()).
+ */
 int pp_sample(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 	      const struct pp_timing_opts *to, struct pp_sampling *s);
 
 /*
- * Report a result.  scale converts ns per op into unit (1e-3 for "us");
- * samples[] are in ns per op.
+ * Impossible values.  A figure with an overhead taken out of it is a
+ * difference of two measurements; when load hit the overhead's and not
+ * the operation's, the difference is at or below zero: a time no
+ * operation can take.  Such a measurement is taken again, overhead and
+ * all, up to PP_NET_ATTEMPTS times, and then skipped with the reason:
+ * never reported, and never left in the samples to drag the median.
  */
-int pp_report(struct pp_ctx *ctx, const char *key, const char *unit,
-	      enum pp_dir dir, const double *samples, unsigned int n,
-	      uint64_t iters);
-int pp_report_sampling(struct pp_ctx *ctx, const char *key, const char *unit,
-		       double scale, const struct pp_sampling *s);
+#define PP_NET_ATTEMPTS		5
 
-/* Sample and report in microseconds per operation. */
-int pp_latency_us(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
-		  void *arg);
+/*
+ * Every sample becomes (sample - overhead_ns) / per.  Pure.  Returns
+ * false, s untouched, when one of them would be at or below zero.
+ */
+bool pp_sampling_net(struct pp_sampling *s, double overhead_ns, double per);
+
+/*
+ * Measure the operation into s and say what to take out of it: the
+ * overhead (ns, per sample's operation) measured again or not, as the
+ * benchmark sees fit; attempt counts from 0.  0 or a negative errno.
+ */
+typedef int (*pp_measure_fn)(struct pp_ctx *ctx, void *arg, unsigned int attempt,
+			     struct pp_sampling *s, double *overhead_ns);
+
+/*
+ * measure() until every sample less its overhead, divided by per, is
+ * above zero.  0 with s net; else the value of pp_skip() (it stayed
+ * impossible) or of pp_sample_err().
+ */
+int pp_sample_net(struct pp_ctx *ctx, const char *key, pp_measure_fn measure,
+		  void *arg, double per, struct pp_sampling *s);
+
+/* A pp_sample() error of key: -EDOM is skipped with the reason, else failed. */
+int pp_sample_err(struct pp_ctx *ctx, const char *key, int err);
+
+/*
+ * Results are reported under declared keys only: unit and direction are
+ * the declaration's (ctx->keys), and a key that is not declared fails
+ * the benchmark with the key named.  samples[] are in the unit.
+ */
+const struct pp_key_decl *pp_key_declared(struct pp_ctx *ctx, const char *key);
+/* A helper that computes in one unit: 0, or pp_fail() if key is not declared in it. */
+int pp_key_declared_in(struct pp_ctx *ctx, const char *key, const char *unit);
+/* Recorded, not printed; NULL after pp_fail(). */
+struct pp_result *pp_result_add(struct pp_ctx *ctx, const char *key,
+				const double *samples, unsigned int n,
+				uint64_t iters);
+int pp_report(struct pp_ctx *ctx, const char *key, const double *samples,
+	      unsigned int n, uint64_t iters);
+/* s is in ns per op; reported in the declared time unit (ns, us, ms, s). */
+int pp_report_sampling(struct pp_ctx *ctx, const char *key,
+		       const struct pp_sampling *s);
+
+/* Sample and report in the declared time unit per operation. */
+int pp_latency(struct pp_ctx *ctx, const char *key, pp_loop_fn fn, void *arg);
 
 /* The benchmark (key == NULL) or one of its results cannot run here. */
 int pp_skip(struct pp_ctx *ctx, const char *key, const char *fmt, ...)

@@ -13,7 +13,8 @@ struct pp_bench {
 	const char *name;		/* lmbench's program name: lat_syscall */
 	const char *group;		/* proc, ctx, ipc, fsvm, bw, mem, ops */
 	const char *summary;		/* one line for "perfprobe list" */
-	const char *const *keys;	/* headline result keys, NULL-ended */
+	/* every key it can emit, PP_KEYS_END-ended: see keys.h */
+	const struct pp_key_decl *keys;
 	/* 0 ok, or the value of pp_skip() / pp_fail(). */
 	int (*run)(struct pp_ctx *ctx);
 	bool not_default;		/* run only when named: not LMBench */

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -312,29 +313,64 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 
 /* --- list --- */
 
+static void list_text(const struct pp_bench *b)
+{
+	const struct pp_key_decl *k;
+
+	printf("%-16s %-7s %s\n", b->name, b->group, b->summary);
+	for (k = b->keys; pp_verbose && k && k->pattern; k++)
+		printf("%-16s  %-32s %-8s %-6s %s\n", "", k->pattern, k->unit,
+		       pp_dir_name(k->dir), k->desc);
+}
+
+static json_t *list_json(const struct pp_bench *b)
+{
+	json_t *o = json_object(), *keys = json_array();
+	const struct pp_key_decl *k;
+
+	json_object_set_new(o, "name", json_string(b->name));
+	json_object_set_new(o, "group", json_string(b->group));
+	json_object_set_new(o, "summary", json_string(b->summary));
+	json_object_set_new(o, "default", json_boolean(!b->not_default));
+	for (k = b->keys; k && k->pattern; k++) {
+		json_t *d = json_object();
+
+		json_object_set_new(d, "pattern", json_string(k->pattern));
+		json_object_set_new(d, "unit", json_string(k->unit));
+		json_object_set_new(d, "direction", json_string(pp_dir_name(k->dir)));
+		json_object_set_new(d, "description", json_string(k->desc));
+		json_array_append_new(keys, d);
+	}
+	json_object_set_new(o, "keys", keys);
+	return o;
+}
+
+/* Text: one line a benchmark, -v adds its declared keys; --json: all of it. */
 static int cmd_list(struct pp_cli *cli, int argc, char **argv)
 {
+	json_t *all = json_array();
 	unsigned int i;
+	int ret = PP_EXIT_OK;
 
-	(void)cli;
 	if (argc > 1)
-		return pp_usage_err("list: at most one group");
-	if (argc == 1 && !pp_group_valid(argv[0]))
-		return pp_usage_err("list: unknown group '%s'", argv[0]);
-	for (i = 0; i < pp_nbenches; i++) {
+		ret = pp_usage_err("list: at most one group");
+	else if (argc == 1 && !pp_group_valid(argv[0]))
+		ret = pp_usage_err("list: unknown group '%s'", argv[0]);
+	for (i = 0; i < pp_nbenches && ret == PP_EXIT_OK; i++) {
 		const struct pp_bench *b = pp_benches[i];
 
 		if (argc == 1 && strcmp(b->group, argv[0]))
 			continue;
-		printf("%-16s %-7s %s\n", b->name, b->group, b->summary);
-		if (pp_verbose && b->keys) {
-			const char *const *k;
-
-			for (k = b->keys; *k; k++)
-				printf("%-16s         %s\n", "", *k);
-		}
+		if (cli->opts.json)
+			json_array_append_new(all, list_json(b));
+		else
+			list_text(b);
 	}
-	return 0;
+	if (ret == PP_EXIT_OK && cli->opts.json &&
+	    json_dumpf(all, stdout, JSON_INDENT(2)) == 0)
+		putchar('\n');
+	json_decref(all);
+	return ret;
 }
 
 /* --- run --- */
@@ -430,6 +466,7 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 		int r;
 
 		ctx.bench = list[i]->name;
+		ctx.keys = list[i]->keys;
 		ctx.done = i;
 		ctx.failmsg[0] = '\0';
 		pp_progress(&ctx, "%s: %s", list[i]->name, list[i]->summary);

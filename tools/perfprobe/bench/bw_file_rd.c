@@ -164,10 +164,11 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = {
-	"bw_file_rd-io-1mb", "bw_file_rd-o2c-1mb",
-	"bw_file_rd-io-8mb", "bw_file_rd-o2c-8mb",
-	"bw_file_rd-io-64mb", "bw_file_rd-o2c-64mb", NULL
+static const struct pp_key_decl keys[] = {
+	{ "bw_file_rd-io-%umb", "MB/s", PP_HIGHER_IS_BETTER, "read() of a cached N MB file" },
+	{ "bw_file_rd-o2c-%umb", "MB/s", PP_HIGHER_IS_BETTER,
+	  "open, read() and close of a cached N MB file" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_bw_file_rd = {

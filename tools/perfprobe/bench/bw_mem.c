@@ -286,10 +286,10 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = {
-	"bw_mem-rd-1mb", "bw_mem-wr-1mb", "bw_mem-rdwr-1mb", "bw_mem-cp-1mb",
-	"bw_mem-frd-1mb", "bw_mem-fwr-1mb", "bw_mem-fcp-1mb", "bw_mem-bzero-1mb",
-	"bw_mem-bcopy-1mb", "bw_mem-bcopy-16mb", NULL
+static const struct pp_key_decl keys[] = {
+	{ "bw_mem-%s-%umb", "MB/s", PP_HIGHER_IS_BETTER,
+	  "memory op (rd wr rdwr cp frd fwr fcp bzero bcopy) on N MB" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_bw_mem = {

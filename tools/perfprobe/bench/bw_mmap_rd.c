@@ -143,10 +143,11 @@ static int bw_mmap_rd_run(struct pp_ctx *ctx)
 	return ret;
 }
 
-static const char *const keys[] = {
-	"bw_mmap_rd-mo-1mb", "bw_mmap_rd-o2c-1mb",
-	"bw_mmap_rd-mo-8mb", "bw_mmap_rd-o2c-8mb",
-	"bw_mmap_rd-mo-64mb", "bw_mmap_rd-o2c-64mb", NULL
+static const struct pp_key_decl keys[] = {
+	{ "bw_mmap_rd-mo-%umb", "MB/s", PP_HIGHER_IS_BETTER, "read of a mapped cached N MB file" },
+	{ "bw_mmap_rd-o2c-%umb", "MB/s", PP_HIGHER_IS_BETTER,
+	  "open, mmap, read, munmap and close of it" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_bw_mmap_rd = {

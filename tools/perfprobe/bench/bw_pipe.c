@@ -44,7 +44,10 @@ static int bw_pipe_run(struct pp_ctx *ctx)
 	return ret;
 }
 
-static const char *const keys[] = { "bw_pipe", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "bw_pipe", "MB/s", PP_HIGHER_IS_BETTER, "data moved through a pipe" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_bw_pipe = {
 	.name = "bw_pipe",

@@ -158,7 +158,7 @@ static int stream(struct pp_ctx *ctx, struct bw_state *s, pid_t pid, const char 
 	if (!ret)
 		ret = pp_sample_placed(ctx, do_bw_tcp, s, NULL, smp, &pid, 1, pl);
 	if (ret) {
-		ret = pp_fail(ctx, "%s: %s", key, strerror(-ret));
+		ret = pp_sample_err(ctx, key, ret);
 		goto out;
 	}
 	ret = pp_report_mbps(ctx, key, (double)s->msize, smp);
@@ -230,7 +230,13 @@ static int bw_tcp_run(struct pp_ctx *ctx)
 	return ret;
 }
 
-static const char *const keys[] = { "bw_tcp", "bw_tcp-64kb", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "bw_tcp", "MB/s", PP_HIGHER_IS_BETTER, "TCP on the loopback, 10 MB messages" },
+	{ "bw_tcp-%ukb", "MB/s", PP_HIGHER_IS_BETTER, "TCP on the loopback, N KB messages" },
+	{ "bw_tcp-%ub", "MB/s", PP_HIGHER_IS_BETTER,
+	  "TCP on the loopback, N byte messages (--full)" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_bw_tcp = {
 	.name = "bw_tcp",

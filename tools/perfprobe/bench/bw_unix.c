@@ -42,7 +42,10 @@ static int bw_unix_run(struct pp_ctx *ctx)
 	return ret;
 }
 
-static const char *const keys[] = { "bw_unix", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "bw_unix", "MB/s", PP_HIGHER_IS_BETTER, "data moved through an AF_UNIX socket pair" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_bw_unix = {
 	.name = "bw_unix",

@@ -284,9 +284,12 @@ static int crypto_evp_run(struct pp_ctx *ctx)
 	return ret;
 }
 
-static const char *const keys[] = {
-	"crypto-evp-aes-128-cbc-16", "crypto-evp-aes-128-cbc-16384",
-	"crypto-evp-sha256-16384", "crypto-evp-aes-128-cbc-cpu_load", NULL
+static const struct pp_key_decl keys[] = {
+	{ "crypto-evp-*-%u", "KB/s", PP_HIGHER_IS_BETTER,
+	  "OpenSSL EVP: an algorithm on blocks of N bytes (1000s of bytes/s)" },
+	{ "crypto-evp-*-cpu_load", "%", PP_LOWER_IS_BETTER,
+	  "CPU time over wall time while the algorithm ran" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_crypto_evp = {

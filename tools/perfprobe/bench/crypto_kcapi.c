@@ -264,9 +264,12 @@ static int crypto_kcapi_run(struct pp_ctx *ctx)
 	return ret;
 }
 
-static const char *const keys[] = {
-	"crypto-kcapi-aes-128-cbc-16", "crypto-kcapi-aes-128-cbc-16384",
-	"crypto-kcapi-sha256-16384", "crypto-kcapi-aes-128-cbc-cpu_load", NULL
+static const struct pp_key_decl keys[] = {
+	{ "crypto-kcapi-*-%u", "KB/s", PP_HIGHER_IS_BETTER,
+	  "kernel crypto API (AF_ALG): an algorithm on N-byte blocks" },
+	{ "crypto-kcapi-*-cpu_load", "%", PP_LOWER_IS_BETTER,
+	  "CPU time over wall time while the algorithm ran" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_crypto_kcapi = {

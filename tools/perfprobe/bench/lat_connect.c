@@ -88,11 +88,13 @@ static int measure(struct pp_ctx *ctx, struct sockaddr_in *sin, pid_t pid)
 	ret = pp_sample_placed(ctx, do_connect, sin, &to, s, &pid, 1, pl);
 	if (ret == -EADDRNOTAVAIL)
 		ret = pp_fail(ctx, "connect: no local port left (TIME_WAIT); retry in a minute");
+	else if (ret == -EDOM)
+		ret = pp_sample_err(ctx, "lat_connect", ret);
 	else if (ret)
 		ret = pp_fail(ctx, "connect to 127.0.0.1:%d: %s", ntohs(sin->sin_port),
 			      strerror(-ret));
 	else
-		ret = pp_report_sampling(ctx, "lat_connect", "us", 1e-3, s);
+		ret = pp_report_sampling(ctx, "lat_connect", s);
 	if (!ret)
 		pp_place_note(ctx, "lat_connect", pl);
 out:
@@ -116,7 +118,10 @@ static int lat_connect_run(struct pp_ctx *ctx)
 	return ret;
 }
 
-static const char *const keys[] = { "lat_connect", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_connect", "us", PP_LOWER_IS_BETTER, "TCP connect() and close() on the loopback" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_connect = {
 	.name = "lat_connect",

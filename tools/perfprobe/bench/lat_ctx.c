@@ -233,7 +233,7 @@ static int ring_start(struct ring *r)
 	return token_pass(r->fds[0][1], r->fds[r->procs - 1][0], &tok);
 }
 
-/* Median ns of the overhead loop for this size over procs pipes. */
+/* Median ns of the overhead loop for this size over procs pipes; -errno. */
 static int overhead(struct pp_ctx *ctx, struct ring *r, unsigned int procs,
 		    size_t bytes, struct pp_sampling *s, double *ns)
 {
@@ -242,58 +242,58 @@ static int overhead(struct pp_ctx *ctx, struct ring *r, unsigned int procs,
 	if (!ret)
 		ret = pp_sample(ctx, do_overhead, r, NULL, s);
 	ring_close(r);
-	if (ret)
-		return pp_fail(ctx, "lat_ctx overhead, %zuk: %s", bytes / 1024, strerror(-ret));
-	*ns = pp_median(s->ns_per_op, s->n);
-	return 0;
+	if (!ret)
+		*ns = pp_median(s->ns_per_op, s->n);
+	return ret;
 }
 
-/* Measurements of a ring before a point is given up as too noisy. */
-#define RING_ATTEMPTS	3
+struct ring_job {
+	struct ring *r;
+	unsigned int procs, maxprocs;
+	size_t bytes;
+	double *ovh;			/* the size's overhead, per process */
+	struct pp_placement *pl;
+};
+
+/*
+ * One ring's trips, less procs times the overhead.  A burst of other
+ * load during the overhead's samples or the ring's can leave the ring
+ * below the overhead: measured again, the overhead is measured again too.
+ */
+static int measure_ring(struct pp_ctx *ctx, void *arg, unsigned int attempt,
+			struct pp_sampling *s, double *overhead_ns)
+{
+	struct ring_job *j = arg;
+	struct ring *r = j->r;
+	int ret = 0;
+
+	if (attempt)
+		ret = overhead(ctx, r, j->maxprocs, j->bytes, s, j->ovh);
+	if (!ret)
+		ret = ring_open(r, j->procs, j->bytes);
+	if (!ret)
+		ret = ring_start(r);
+	if (!ret)
+		ret = pp_sample_placed(ctx, do_ring, r, NULL, s, r->pids + 1, j->procs - 1,
+				       j->pl);
+	ring_close(r);
+	*overhead_ns = *j->ovh * j->procs;
+	return ret;
+}
 
 static int one_ring(struct pp_ctx *ctx, struct ring *r, unsigned int procs,
 		    unsigned int maxprocs, size_t bytes, double *ovh,
 		    struct pp_sampling *s, struct pp_placement *pl)
 {
+	struct ring_job j = { r, procs, maxprocs, bytes, ovh, pl };
 	char key[PP_KEY_MAX];
-	unsigned int i;
-	int ret, attempt;
+	int ret;
 
 	snprintf(key, sizeof(key), "lat_ctx-%u-%zuk", procs, bytes / 1024);
-	/*
-	 * A burst of other load during the overhead's samples or the ring's
-	 * can leave the ring below the overhead: measure both again (a few
-	 * times) before giving the point up.
-	 */
-	for (attempt = 0; attempt < RING_ATTEMPTS; attempt++) {
-		if (attempt) {
-			ret = overhead(ctx, r, maxprocs, bytes, s, ovh);
-			if (ret)
-				return ret;
-		}
-		ret = ring_open(r, procs, bytes);
-		if (!ret)
-			ret = ring_start(r);
-		if (!ret)
-			ret = pp_sample_placed(ctx, do_ring, r, NULL, s, r->pids + 1, procs - 1,
-					       pl);
-		ring_close(r);
-		if (ret)
-			return pp_fail(ctx, "%s: %s", key, strerror(-ret));
-		for (i = 0; i < s->n; i++) {
-			double v = s->ns_per_op[i] / procs - *ovh;
-
-			s->ns_per_op[i] = v > 0 ? v : 0;
-		}
-		if (pp_median(s->ns_per_op, s->n) > 0)
-			break;
-	}
-	/* lmbench prints nothing then; a 0 would read as "free". */
-	if (attempt == RING_ATTEMPTS)
-		return pp_skip(ctx, key, "the overhead (%.2f us) is not below the time per "
-			       "process in %d attempts: too noisy here", *ovh * 1e-3,
-			       RING_ATTEMPTS);
-	ret = pp_report_sampling(ctx, key, "us", 1e-3, s);
+	/* lmbench prints nothing when the overhead swamps the ring. */
+	ret = pp_sample_net(ctx, key, measure_ring, &j, procs, s);
+	if (!ret)
+		ret = pp_report_sampling(ctx, key, s);
 	if (!ret)
 		pp_place_note(ctx, key, pl);
 	return ret;
@@ -311,7 +311,7 @@ static int one_size(struct pp_ctx *ctx, const struct ctx_size *cs, struct ring *
 		maxprocs = cs->procs[i];
 	ret = overhead(ctx, r, maxprocs, bytes, s, &ovh);
 	if (ret)
-		return ret;
+		return pp_fail(ctx, "lat_ctx overhead, %uk: %s", cs->kb, strerror(-ret));
 	pp_progress(ctx, "lat_ctx: %uk: overhead (pipe + sum, one process) %.3f us",
 		    cs->kb, ovh * 1e-3);
 	for (i = 0; i < CTX_NCOUNTS && cs->procs[i]; i++) {
@@ -349,10 +349,10 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = {
-	"lat_ctx-2-0k", "lat_ctx-2-16k", "lat_ctx-2-64k", "lat_ctx-8-16k",
-	"lat_ctx-8-64k", "lat_ctx-16-16k", "lat_ctx-16-64k", "lat_ctx-2-128k",
-	"lat_ctx-4-128k", "lat_ctx-2-256k", "lat_ctx-4-256k", NULL
+static const struct pp_key_decl keys[] = {
+	{ "lat_ctx-%u-%uk", "us", PP_LOWER_IS_BETTER,
+	  "one switch among N processes with S KB each: lat_ctx-N-Sk" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_lat_ctx = {

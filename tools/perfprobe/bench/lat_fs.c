@@ -218,13 +218,13 @@ static int fs_report(struct pp_ctx *ctx, unsigned int kb, const double *create,
 		rate[i] = 1e9 / create[i];
 	}
 	snprintf(key, sizeof(key), "lat_fs-create-%uk", kb);
-	if (pp_report(ctx, key, "us", PP_LOWER_IS_BETTER, us_c, ns, n))
+	if (pp_report(ctx, key, us_c, ns, n))
 		return -1;
 	snprintf(key, sizeof(key), "lat_fs-delete-%uk", kb);
-	if (pp_report(ctx, key, "us", PP_LOWER_IS_BETTER, us_d, ns, n))
+	if (pp_report(ctx, key, us_d, ns, n))
 		return -1;
 	snprintf(key, sizeof(key), "lat_fs-%uk", kb);
-	return pp_report(ctx, key, "files/s", PP_HIGHER_IS_BETTER, rate, ns, n);
+	return pp_report(ctx, key, rate, ns, n);
 }
 
 /* Samples of ns per file created and deleted; 0 or a negative errno. */
@@ -297,11 +297,13 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = {
-	"lat_fs-create-0k", "lat_fs-delete-0k", "lat_fs-0k",
-	"lat_fs-create-1k", "lat_fs-delete-1k", "lat_fs-1k",
-	"lat_fs-create-4k", "lat_fs-delete-4k", "lat_fs-4k",
-	"lat_fs-create-10k", "lat_fs-delete-10k", "lat_fs-10k", NULL
+static const struct pp_key_decl keys[] = {
+	{ "lat_fs-create-%uk", "us", PP_LOWER_IS_BETTER,
+	  "create a file of N KB: lat_fs-create-Nk" },
+	{ "lat_fs-delete-%uk", "us", PP_LOWER_IS_BETTER, "delete a file of N KB" },
+	{ "lat_fs-%uk", "files/s", PP_HIGHER_IS_BETTER,
+	  "files of N KB created and deleted per second" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_lat_fs = {

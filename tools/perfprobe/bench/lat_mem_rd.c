@@ -245,7 +245,7 @@ static int measure(struct pp_ctx *ctx, struct mem *m, void **start,
 	for (i = 1; i < s->n; i++)
 		if (pt->ns[i] < pt->min)
 			pt->min = pt->ns[i];
-	return pp_report_sampling(ctx, key, "ns", 1.0, s);
+	return pp_report_sampling(ctx, key, s);
 }
 
 /* Thinned grids keep the powers of two 2^k with k % every == 0, and the top. */
@@ -365,10 +365,10 @@ static int report_level(struct pp_ctx *ctx, struct mem *m, const struct curve *c
 		bytes[i] = (double)cv->pt[last].size;
 	}
 	snprintf(key, sizeof(key), "lat_mem_rd-l%u", lvl + 1);
-	if (pp_report(ctx, key, "ns", PP_LOWER_IS_BETTER, lat, n, 0))
+	if (pp_report(ctx, key, lat, n, 0))
 		return -1;
 	snprintf(key, sizeof(key), "lat_mem_rd-detected-l%u-bytes", lvl + 1);
-	return pp_report(ctx, key, "bytes", PP_HIGHER_IS_BETTER, bytes, n, 0);
+	return pp_report(ctx, key, bytes, n, 0);
 }
 
 /* lat_mem_rd-l1 .. -l3 and -main from the stride-128 curve. */
@@ -386,8 +386,7 @@ static int report_summary(struct pp_ctx *ctx, struct mem *m, const struct curve 
 		if (report_level(ctx, m, cv, &pl, l))
 			return -1;
 	/* getsummary: the biggest size it has (it wants 8 MB). */
-	return pp_report(ctx, "lat_mem_rd-main", "ns", PP_LOWER_IS_BETTER,
-			 cv->pt[cv->n - 1].ns, m->nsamples, 0);
+	return pp_report(ctx, "lat_mem_rd-main", cv->pt[cv->n - 1].ns, m->nsamples, 0);
 }
 
 static int curve_alloc(struct curve *cv, unsigned int nsamples)
@@ -515,9 +514,18 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = {
-	"lat_mem_rd-l1", "lat_mem_rd-l2", "lat_mem_rd-l3", "lat_mem_rd-main",
-	"lat_mem_rd-stride128-sz31k", "lat_mem_rd-stride128-sz1000k", NULL
+static const struct pp_key_decl keys[] = {
+	{ "lat_mem_rd-l%u", "ns", PP_LOWER_IS_BETTER,
+	  "load latency of cache level N, from the stride-128 curve" },
+	{ "lat_mem_rd-detected-l%u-bytes", "bytes", PP_HIGHER_IS_BETTER,
+	  "size of cache level N as the curve shows it" },
+	{ "lat_mem_rd-main", "ns", PP_LOWER_IS_BETTER,
+	  "load latency of main memory: the curve's largest size" },
+	{ "lat_mem_rd-stride%u-sz%s", "ns", PP_LOWER_IS_BETTER,
+	  "a curve's point: dependent loads, stride bytes, array size" },
+	{ "lat_mem_rd-random-stride%u-sz%s", "ns", PP_LOWER_IS_BETTER,
+	  "the same over pages in random order (lmbench -t)" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_lat_mem_rd = {

@@ -71,13 +71,17 @@ static int lat_mmap_run(struct pp_ctx *ctx)
 	for (i = 0; !ret && i < n; i++) {
 		s.size = (size_t)mb[i] << 20;
 		snprintf(key, sizeof(key), "lat_mmap-%um", mb[i]);
-		ret = pp_latency_us(ctx, key, do_mmap, &s);
+		ret = pp_latency(ctx, key, do_mmap, &s);
 	}
 	close(s.fd);
 	return ret;
 }
 
-static const char *const keys[] = { "lat_mmap-1m", "lat_mmap-8m", "lat_mmap-64m", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_mmap-%um", "us", PP_LOWER_IS_BETTER,
+	  "mmap() and munmap() of N MB of a file: lat_mmap-Nm" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_mmap = {
 	.name = "lat_mmap",

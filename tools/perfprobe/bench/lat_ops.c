@@ -28,6 +28,7 @@
  * generated code is checked in Documentation/bench/lat_ops.rst.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,28 +266,42 @@ static const struct op ops[] = {
 	{ "lat_ops-double-div", do_double_div, 100, HELPER_NONE, 0 },
 };
 
+struct op_job {
+	const struct op *op;
+	double extra;			/* the helper's ns per iteration */
+};
+
+static int measure_op(struct pp_ctx *ctx, void *arg, unsigned int attempt,
+		      struct pp_sampling *s, double *overhead_ns)
+{
+	const struct op_job *j = arg;
+	struct pp_timing_opts to = { .no_overhead = true };
+
+	(void)attempt;
+	*overhead_ns = j->extra;
+	return pp_sample(ctx, j->op->fn, &seed, &to, s);
+}
+
 /* Measure one op; samples become ns per op, less the helper's share. */
 static int run_op(struct pp_ctx *ctx, const struct op *op, const double *helper_ns,
 		  struct pp_sampling *s, double *ns_per_op)
 {
-	struct pp_timing_opts to = { .no_overhead = true };
-	double extra = 0;
-	unsigned int i;
+	struct op_job j = { op, 0 };
 	int ret;
 
-	ret = pp_sample(ctx, op->fn, &seed, &to, s);
-	if (ret)
-		return pp_fail(ctx, "%s: %s", op->key, strerror(-ret));
-	if (op->helper != HELPER_NONE)
-		extra = op->nhelper * helper_ns[op->helper];
-	for (i = 0; i < s->n; i++) {
-		double v = (s->ns_per_op[i] - extra) / op->ops;
-
-		s->ns_per_op[i] = v > 0 ? v : 0;
+	*ns_per_op = NAN;
+	if (op->helper != HELPER_NONE) {
+		if (isnan(helper_ns[op->helper]))
+			return pp_skip(ctx, op->key, "%s, taken out of it, was skipped",
+				       ops[op->helper].key);
+		j.extra = op->nhelper * helper_ns[op->helper];
 	}
+	ret = pp_sample_net(ctx, op->key, measure_op, &j, op->ops, s);
+	if (ret)
+		return ret;
 	s->iters *= op->ops;
 	*ns_per_op = pp_median(s->ns_per_op, s->n);
-	return pp_report_sampling(ctx, op->key, "ns", 1.0, s);
+	return pp_report_sampling(ctx, op->key, s);
 }
 
 static int lat_ops_run(struct pp_ctx *ctx)
@@ -298,16 +313,16 @@ static int lat_ops_run(struct pp_ctx *ctx)
 
 	if (!s)
 		return pp_fail(ctx, "lat_ops: out of memory");
-	for (i = 0; i < ARRAY_SIZE(ops) && !ret; i++)
-		ret = run_op(ctx, &ops[i], ns, s, &ns[i]);
+	for (i = 0; i < ARRAY_SIZE(ops) && ret >= 0; i++)
+		ret |= run_op(ctx, &ops[i], ns, s, &ns[i]);
 	free(s);
 	return ret;
 }
 
-static const char *const keys[] = {
-	"lat_ops-int-add", "lat_ops-int-mul", "lat_ops-int-div",
-	"lat_ops-int64-div", "lat_ops-double-add", "lat_ops-double-mul",
-	"lat_ops-double-div", NULL
+static const struct pp_key_decl keys[] = {
+	{ "lat_ops-%s-%s", "ns", PP_LOWER_IS_BETTER,
+	  "one operation (bit add mul div mod) of a type (int int64 float double)" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_lat_ops = {

@@ -36,6 +36,7 @@ struct pf_state {
 	size_t npages;
 	size_t *pages;			/* byte offsets, in touch order */
 	char *where;
+	struct pp_sampling *remap;	/* the overhead: remaps alone */
 };
 
 static volatile unsigned int pf_sink;
@@ -118,38 +119,42 @@ static int pf_sample(struct pp_ctx *ctx, struct pf_state *s, pp_loop_fn fn,
 	return ret;
 }
 
-/* 0, or pp_fail()'s value. */
-static int pf_measure(struct pp_ctx *ctx, struct pf_state *s)
+/* Remap and touch every page, less the remap measured beside it. */
+static int measure_faults(struct pp_ctx *ctx, void *arg, unsigned int attempt,
+			  struct pp_sampling *s, double *overhead_ns)
 {
-	struct pp_sampling *remap, *both;
-	double t_remap;
-	unsigned int i;
+	struct pf_state *st = arg;
 	int ret;
 
-	remap = malloc(sizeof(*remap));
+	(void)attempt;
+	ret = pf_sample(ctx, st, do_remap, st->remap);
+	if (!ret)
+		ret = pf_sample(ctx, st, do_touch, s);
+	*overhead_ns = pp_median(st->remap->ns_per_op, st->remap->n);
+	return ret;
+}
+
+/* 0, or pp_skip()'s or pp_fail()'s value. */
+static int pf_measure(struct pp_ctx *ctx, struct pf_state *s)
+{
+	struct pp_sampling *both;
+	int ret;
+
+	s->remap = malloc(sizeof(*s->remap));
 	both = malloc(sizeof(*both));
-	if (!remap || !both) {
+	if (!s->remap || !both) {
 		ret = pp_fail(ctx, "out of memory");
 		goto out;
 	}
-	ret = pf_sample(ctx, s, do_remap, remap);
-	if (!ret)
-		ret = pf_sample(ctx, s, do_touch, both);
-	if (ret) {
-		ret = pp_fail(ctx, "page faults on a %zu MB file: %s", s->size >> 20,
-			      strerror(-ret));
+	/* Samples become the time of one page's fault. */
+	ret = pp_sample_net(ctx, "lat_pagefault", measure_faults, s, (double)s->npages, both);
+	if (ret)
 		goto out;
-	}
-	t_remap = pp_median(remap->ns_per_op, remap->n);
-	for (i = 0; i < both->n; i++) {
-		double v = both->ns_per_op[i] - t_remap;
-
-		both->ns_per_op[i] = (v > 0 ? v : 0) / (double)s->npages;
-	}
 	both->iters *= s->npages;
-	ret = pp_report_sampling(ctx, "lat_pagefault", "us", 1e-3, both);
+	ret = pp_report_sampling(ctx, "lat_pagefault", both);
 out:
-	free(remap);
+	free(s->remap);
+	s->remap = NULL;
 	free(both);
 	return ret;
 }
@@ -185,7 +190,10 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = { "lat_pagefault", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_pagefault", "us", PP_LOWER_IS_BETTER, "a page fault on a file mapping, per page" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_pagefault = {
 	.name = "lat_pagefault",

@@ -91,7 +91,10 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = { "lat_pipe", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_pipe", "us", PP_LOWER_IS_BETTER, "round trip of a token over two pipes" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_pipe = {
 	.name = "lat_pipe",

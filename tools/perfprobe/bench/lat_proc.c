@@ -75,23 +75,26 @@ static int lat_proc_run(struct pp_ctx *ctx)
 	int ret;
 
 	s.child = child_exit;
-	ret = pp_latency_us(ctx, "lat_proc-fork", do_spawn, &s);
+	ret = pp_latency(ctx, "lat_proc-fork", do_spawn, &s);
 	if (pp_helper_path(ctx, "perfprobe-hello", s.prog, sizeof(s.prog))) {
 		pp_skip(ctx, "lat_proc-exec", "perfprobe-hello not found beside perfprobe (run make)");
 		pp_skip(ctx, "lat_proc-shell", "perfprobe-hello not found beside perfprobe (run make)");
 		return ret ? ret : 1;
 	}
 	s.child = child_exec;
-	ret |= pp_latency_us(ctx, "lat_proc-exec", do_spawn, &s);
+	ret |= pp_latency(ctx, "lat_proc-exec", do_spawn, &s);
 	if (access("/bin/sh", X_OK))
 		return pp_skip(ctx, "lat_proc-shell", "/bin/sh: %s", strerror(errno));
 	s.child = child_shell;
-	ret |= pp_latency_us(ctx, "lat_proc-shell", do_spawn, &s);
+	ret |= pp_latency(ctx, "lat_proc-shell", do_spawn, &s);
 	return ret;
 }
 
-static const char *const keys[] = {
-	"lat_proc-fork", "lat_proc-exec", "lat_proc-shell", NULL
+static const struct pp_key_decl keys[] = {
+	{ "lat_proc-fork", "us", PP_LOWER_IS_BETTER, "fork() and the child's exit, waited for" },
+	{ "lat_proc-exec", "us", PP_LOWER_IS_BETTER, "fork() and execve() of a tiny program" },
+	{ "lat_proc-shell", "us", PP_LOWER_IS_BETTER, "/bin/sh -c running a tiny program" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_lat_proc = {

@@ -42,12 +42,16 @@ static int lat_proccall_run(struct pp_ctx *ctx)
 	if (ret)
 		ret = pp_fail(ctx, "lat_proc-proccall: %s", strerror(-ret));
 	else
-		ret = pp_report_sampling(ctx, "lat_proc-proccall", "us", 1e-3, s);
+		ret = pp_report_sampling(ctx, "lat_proc-proccall", s);
 	free(s);
 	return ret;
 }
 
-static const char *const keys[] = { "lat_proc-proccall", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_proc-proccall", "us", PP_LOWER_IS_BETTER,
+	  "a call of a function that is not inlined" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_proccall = {
 	.name = "lat_proccall",

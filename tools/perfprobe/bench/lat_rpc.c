@@ -171,7 +171,11 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = { "lat_rpc-udp", "lat_rpc-tcp", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_rpc-udp", "us", PP_LOWER_IS_BETTER, "a null RPC round trip over UDP" },
+	{ "lat_rpc-tcp", "us", PP_LOWER_IS_BETTER, "a null RPC round trip over TCP" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_rpc = {
 	.name = "lat_rpc",

@@ -116,7 +116,7 @@ static int sel_tcp(struct pp_ctx *ctx, struct sel_state *s)
 		ret = pp_fail(ctx, "dup: %s", strerror(-ret));
 		goto out;
 	}
-	ret = pp_latency_us(ctx, key, do_select, s);
+	ret = pp_latency(ctx, key, do_select, s);
 	close_all(s);
 out:
 	if (sock >= 0)
@@ -141,7 +141,7 @@ static int sel_file(struct pp_ctx *ctx, struct sel_state *s)
 	close(fd);
 	if (ret)
 		return pp_fail(ctx, "dup: %s", strerror(-ret));
-	ret = pp_latency_us(ctx, "lat_select-file", do_select, s);
+	ret = pp_latency(ctx, "lat_select-file", do_select, s);
 	close_all(s);
 	return ret;
 }
@@ -156,7 +156,11 @@ static int lat_select_run(struct pp_ctx *ctx)
 	return a < 0 || b < 0 ? -1 : a | b;
 }
 
-static const char *const keys[] = { "lat_select-tcp", "lat_select-file", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_select-tcp", "us", PP_LOWER_IS_BETTER, "select() on 100 TCP sockets" },
+	{ "lat_select-file", "us", PP_LOWER_IS_BETTER, "select() on 100 regular files" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_select = {
 	.name = "lat_select",

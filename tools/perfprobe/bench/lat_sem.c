@@ -130,13 +130,13 @@ static int measure(struct pp_ctx *ctx, struct sem_state *st)
 	if (!ret)
 		ret = pp_sample(ctx, do_roundtrip, st, NULL, s);
 	if (ret) {
-		ret = pp_fail(ctx, "lat_sem: semop: %s", strerror(-ret));
+		ret = pp_sample_err(ctx, "lat_sem", ret);
 		goto out;
 	}
 	for (i = 0; i < s->n; i++)
 		s->ns_per_op[i] /= 2;	/* a round trip is two hand-offs */
 	s->iters *= 2;
-	ret = pp_report_sampling(ctx, "lat_sem", "us", 1e-3, s);
+	ret = pp_report_sampling(ctx, "lat_sem", s);
 	pp_progress(ctx, "lat_sem: parent on CPU %d, child on CPU %d%s", s->cpu_last,
 		    last_cpu(st->child), ctx->opts.pin_cpu >= 0 ? " (pinned)" : "");
 out:
@@ -174,7 +174,11 @@ out_rmid:
 	return ret;
 }
 
-static const char *const keys[] = { "lat_sem", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_sem", "us", PP_LOWER_IS_BETTER,
+	  "a System V semaphore hand-off between two processes (half a round trip)" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_sem = {
 	.name = "lat_sem",

@@ -90,25 +90,6 @@ static int do_prot(uint64_t n, void *arg)
 	return prot_caught == n ? 0 : -EPROTO;
 }
 
-static int sample(struct pp_ctx *ctx, const char *what, pp_loop_fn fn,
-		  struct pp_sampling *s)
-{
-	int ret = pp_sample(ctx, fn, NULL, NULL, s);
-
-	if (ret)
-		return pp_fail(ctx, "%s: %s", what, strerror(-ret));
-	return 0;
-}
-
-/* Subtract a median cost from every sample, as lmbench subtracts it. */
-static void subtract(struct pp_sampling *s, double ns)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->n; i++)
-		s->ns_per_op[i] = s->ns_per_op[i] > ns ? s->ns_per_op[i] - ns : 0;
-}
-
 static int setup_prot(struct pp_ctx *ctx)
 {
 	char dir[4096], path[4200];
@@ -146,11 +127,36 @@ static void teardown_prot(void)
 	prot_page = NULL;
 }
 
+/* catch: kill(self, SIGUSR1), less kill(self, 0) measured beside it. */
+static int measure_catch(struct pp_ctx *ctx, void *arg, unsigned int attempt,
+			 struct pp_sampling *s, double *overhead_ns)
+{
+	struct pp_sampling *send = arg;
+	int ret;
+
+	(void)attempt;
+	ret = pp_sample(ctx, do_send, NULL, NULL, send);
+	if (!ret)
+		ret = pp_sample(ctx, do_catch, NULL, NULL, s);
+	*overhead_ns = pp_median(send->ns_per_op, send->n);
+	return ret;
+}
+
+/* prot: a fault and its delivery, less a catch (lmbench's estimate of delivery). */
+static int measure_prot(struct pp_ctx *ctx, void *arg, unsigned int attempt,
+			struct pp_sampling *s, double *overhead_ns)
+{
+	(void)attempt;
+	*overhead_ns = *(const double *)arg;
+	return pp_sample(ctx, do_prot, NULL, NULL, s);
+}
+
 static int lat_sig_run(struct pp_ctx *ctx)
 {
 	struct pp_sampling *send, *catch, *prot;
 	struct sigaction sa, old;
-	int ret = -1;
+	int ret = -1, skipped = 0;
+	double catch_ns;
 
 	send = malloc(sizeof(*send));
 	catch = malloc(sizeof(*catch));
@@ -159,41 +165,47 @@ static int lat_sig_run(struct pp_ctx *ctx)
 		ret = pp_fail(ctx, "out of memory");
 		goto out;
 	}
-	if (pp_latency_us(ctx, "lat_sig-install", do_install, NULL))
+	skipped = pp_latency(ctx, "lat_sig-install", do_install, NULL);
+	if (skipped < 0) {
+		ret = skipped;
 		goto out;
+	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = empty_handler;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, &old);
-	ret = sample(ctx, "kill(self, 0)", do_send, send);
-	if (!ret)
-		ret = sample(ctx, "kill(self, SIGUSR1)", do_catch, catch);
+	ret = pp_sample_net(ctx, "lat_sig-catch", measure_catch, send, 1, catch);
 	sigaction(SIGUSR1, &old, NULL);
+	if (ret > 0)
+		ret = pp_skip(ctx, "lat_sig-prot", "no lat_sig-catch to take out of it");
 	if (ret)
 		goto out;
-	subtract(catch, pp_median(send->ns_per_op, send->n));
-	ret = pp_report_sampling(ctx, "lat_sig-catch", "us", 1e-3, catch);
+	ret = pp_report_sampling(ctx, "lat_sig-catch", catch);
 	if (ret)
 		goto out;
 
+	catch_ns = pp_median(catch->ns_per_op, catch->n);
 	ret = setup_prot(ctx);
 	if (!ret)
-		ret = sample(ctx, "protection fault", do_prot, prot);
+		ret = pp_sample_net(ctx, "lat_sig-prot", measure_prot, &catch_ns, 1, prot);
 	teardown_prot();
-	if (ret)
-		goto out;
-	subtract(prot, pp_median(catch->ns_per_op, catch->n));
-	ret = pp_report_sampling(ctx, "lat_sig-prot", "us", 1e-3, prot);
+	if (!ret)
+		ret = pp_report_sampling(ctx, "lat_sig-prot", prot);
 out:
 	free(send);
 	free(catch);
 	free(prot);
-	return ret;
+	return ret < 0 ? ret : ret | skipped;
 }
 
-static const char *const keys[] = {
-	"lat_sig-install", "lat_sig-catch", "lat_sig-prot", NULL
+static const struct pp_key_decl keys[] = {
+	{ "lat_sig-install", "us", PP_LOWER_IS_BETTER, "sigaction() of a handler" },
+	{ "lat_sig-catch", "us", PP_LOWER_IS_BETTER,
+	  "a signal sent to self and caught, less the send" },
+	{ "lat_sig-prot", "us", PP_LOWER_IS_BETTER,
+	  "a protection fault caught as SIGSEGV, less a catch" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_lat_sig = {

@@ -105,7 +105,7 @@ static int do_open(uint64_t n, void *arg)
 static int measure(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
 		   void *arg, const char *const *syscalls)
 {
-	int ret = pp_latency_us(ctx, key, fn, arg);
+	int ret = pp_latency(ctx, key, fn, arg);
 
 	if (!ret)
 		pp_kside_syscall(ctx, key, fn, arg, syscalls);
@@ -150,9 +150,15 @@ static int lat_syscall_run(struct pp_ctx *ctx)
 	return ret < 0 ? -1 : ret;
 }
 
-static const char *const keys[] = {
-	"lat_syscall-null", "lat_syscall-read", "lat_syscall-write",
-	"lat_syscall-stat", "lat_syscall-fstat", "lat_syscall-open", NULL
+static const struct pp_key_decl keys[] = {
+	{ "lat_syscall-null", "us", PP_LOWER_IS_BETTER,
+	  "getppid(): a system call that does nothing" },
+	{ "lat_syscall-read", "us", PP_LOWER_IS_BETTER, "read one byte from /dev/zero" },
+	{ "lat_syscall-write", "us", PP_LOWER_IS_BETTER, "write one byte to /dev/null" },
+	{ "lat_syscall-stat", "us", PP_LOWER_IS_BETTER, "stat() of a file" },
+	{ "lat_syscall-fstat", "us", PP_LOWER_IS_BETTER, "fstat() of an open file" },
+	{ "lat_syscall-open", "us", PP_LOWER_IS_BETTER, "open() and close() of a file" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_lat_syscall = {

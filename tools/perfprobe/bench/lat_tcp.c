@@ -96,7 +96,10 @@ restore:
 	return ret;
 }
 
-static const char *const keys[] = { "lat_tcp", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_tcp", "us", PP_LOWER_IS_BETTER, "round trip of a TCP message on the loopback" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_tcp = {
 	.name = "lat_tcp",

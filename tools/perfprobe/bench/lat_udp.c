@@ -102,7 +102,10 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = { "lat_udp", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_udp", "us", PP_LOWER_IS_BETTER, "round trip of a UDP datagram on the loopback" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_udp = {
 	.name = "lat_udp",

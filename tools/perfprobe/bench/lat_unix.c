@@ -80,7 +80,11 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = { "lat_unix", NULL };
+static const struct pp_key_decl keys[] = {
+	{ "lat_unix", "us", PP_LOWER_IS_BETTER,
+	  "round trip of a token over an AF_UNIX socket pair" },
+	PP_KEYS_END
+};
 
 const struct pp_bench pp_bench_lat_unix = {
 	.name = "lat_unix",

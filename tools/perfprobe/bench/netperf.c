@@ -86,14 +86,14 @@ static enum pp_net_type type_of(enum kind k)
 	return t[k];
 }
 
-static int report(struct net_run *nr, const char *base, const char *suffix, const char *unit,
-		  enum pp_dir dir, const double *v, const struct pp_net_out *o)
+static int report(struct net_run *nr, const char *base, const char *suffix, const double *v,
+		  const struct pp_net_out *o)
 {
 	char key[PP_KEY_MAX];
 	struct pp_result *r;
 
 	snprintf(key, sizeof(key), "%s%s%s", base, suffix ? "-" : "", suffix ? suffix : "");
-	if (pp_report(nr->ctx, key, unit, dir, v, nr->n, 1))
+	if (pp_report(nr->ctx, key, v, nr->n, 1))
 		return -1;
 	r = pp_run_find_mut(nr->ctx->run, key);
 	if (r) {
@@ -125,13 +125,13 @@ static int report_cpu(struct net_run *nr, const char *base, const struct pp_net_
 		sdl[i] = kb > 0 ? (double)l->busy * nr->tick_us / kb : 0;
 		sdr[i] = kb > 0 ? (double)s->busy * nr->tick_us / kb : 0;
 	}
-	ret = report(nr, base, "cpu_local", "%", PP_LOWER_IS_BETTER, loc, o);
+	ret = report(nr, base, "cpu_local", loc, o);
 	if (!ret)
-		ret = report(nr, base, "cpu_remote", "%", PP_LOWER_IS_BETTER, rem, o);
+		ret = report(nr, base, "cpu_remote", rem, o);
 	if (!ret && bytes)
-		ret = report(nr, base, "sd_local", "us/KB", PP_LOWER_IS_BETTER, sdl, o);
+		ret = report(nr, base, "sd_local", sdl, o);
 	if (!ret && bytes)
-		ret = report(nr, base, "sd_remote", "us/KB", PP_LOWER_IS_BETTER, sdr, o);
+		ret = report(nr, base, "sd_remote", sdr, o);
 	return ret;
 }
 
@@ -170,9 +170,9 @@ static int report_rr(struct net_run *nr, const char *base, struct pp_net_out *o)
 		for (j = 0; j < 3; j++)
 			p[j][i] = percentile_us(l->ns, l->n, qs[j].q);
 	}
-	ret = report(nr, base, NULL, "trans/s", PP_HIGHER_IS_BETTER, tps, o);
+	ret = report(nr, base, NULL, tps, o);
 	for (j = 0; !ret && j < 3; j++)
-		ret = report(nr, base, qs[j].name, "us", PP_LOWER_IS_BETTER, p[j], o);
+		ret = report(nr, base, qs[j].name, p[j], o);
 	return ret ? ret : report_cpu(nr, base, o, NULL);
 }
 
@@ -196,7 +196,7 @@ static int report_stream(struct net_run *nr, const char *base, const struct pp_n
 		bytes[i] = (double)b;
 		v[i] = mbit(b, k == K_MAERTS ? o->iv_ns : srv_ns);
 	}
-	if (report(nr, base, NULL, "Mbit/s", PP_HIGHER_IS_BETTER, v, o))
+	if (report(nr, base, NULL, v, o))
 		return -1;
 	return report_cpu(nr, base, o, bytes);
 }
@@ -215,9 +215,9 @@ static int report_udp_stream(struct net_run *nr, const char *base, const struct 
 	}
 	ret = report_stream(nr, base, o, NULL, K_UDP_STREAM);
 	if (!ret)
-		ret = report(nr, base, "sent", "Mbit/s", PP_HIGHER_IS_BETTER, sent, o);
+		ret = report(nr, base, "sent", sent, o);
 	if (!ret)
-		ret = report(nr, base, "loss_pct", "%", PP_LOWER_IS_BETTER, loss, o);
+		ret = report(nr, base, "loss_pct", loss, o);
 	if (!ret)
 		pp_progress(nr->ctx, "%s: %llu of %llu datagrams lost (%.2f%%); socket buffers: "
 			    "ours sndbuf %u, netserver rcvbuf %u", base,
@@ -401,10 +401,56 @@ static int netperf_run(struct pp_ctx *ctx)
 	return r4 || r6;
 }
 
-static const char *const keys[] = {
-	"net-tcp_stream-1448", "net-tcp_stream-64k", "net-tcp_maerts-64k", "net-tcp_bidir-64k",
-	"net-tcp_rr-1", "net-tcp_rr-1-p99", "net-tcp_crr-1", "net-udp_stream-1472",
-	"net-udp_rr-1", "net6-tcp_stream-1448", NULL
+static const struct pp_key_decl keys[] = {
+	{ "net-tcp_stream-%s", "Mbit/s", PP_HIGHER_IS_BETTER,
+	  "TCP_STREAM: perfprobe sends, message size" },
+	{ "net-tcp_maerts-%s", "Mbit/s", PP_HIGHER_IS_BETTER, "TCP_MAERTS: the server sends" },
+	{ "net-tcp_bidir-%s", "Mbit/s", PP_HIGHER_IS_BETTER, "both directions at once: the sum" },
+	{ "net-udp_stream-%s", "Mbit/s", PP_HIGHER_IS_BETTER,
+	  "UDP_STREAM: as received by the server" },
+	{ "net-udp_stream-%s-sent", "Mbit/s", PP_HIGHER_IS_BETTER, "UDP_STREAM: as sent" },
+	{ "net-udp_stream-%s-loss_pct", "%", PP_LOWER_IS_BETTER, "UDP_STREAM: datagrams lost" },
+	{ "net-%s-%s-cpu_local", "%", PP_LOWER_IS_BETTER, "CPU busy here during a test" },
+	{ "net-%s-%s-cpu_remote", "%", PP_LOWER_IS_BETTER, "CPU busy at the server during a test" },
+	{ "net-%s-%s-sd_local", "us/KB", PP_LOWER_IS_BETTER,
+	  "service demand here: CPU us per KB moved" },
+	{ "net-%s-%s-sd_remote", "us/KB", PP_LOWER_IS_BETTER, "service demand at the server" },
+	{ "net-tcp_rr-%u", "trans/s", PP_HIGHER_IS_BETTER,
+	  "TCP_RR: request/response transactions, size" },
+	{ "net-tcp_crr-%u", "trans/s", PP_HIGHER_IS_BETTER,
+	  "TCP_CRR: connect, request/response, close" },
+	{ "net-udp_rr-%u", "trans/s", PP_HIGHER_IS_BETTER, "UDP_RR: datagram request/response" },
+	{ "net-%s-%u-p%u", "us", PP_LOWER_IS_BETTER,
+	  "a request/response test's latency percentile (p50 p90 p99)" },
+	{ "net6-tcp_stream-%s", "Mbit/s", PP_HIGHER_IS_BETTER,
+	  "TCP_STREAM over IPv6: perfprobe sends, message size" },
+	{ "net6-tcp_maerts-%s", "Mbit/s", PP_HIGHER_IS_BETTER,
+	  "TCP_MAERTS over IPv6: the server sends" },
+	{ "net6-tcp_bidir-%s", "Mbit/s", PP_HIGHER_IS_BETTER,
+	  "both directions at once over IPv6: the sum" },
+	{ "net6-udp_stream-%s", "Mbit/s", PP_HIGHER_IS_BETTER,
+	  "UDP_STREAM over IPv6: as received by the server" },
+	{ "net6-udp_stream-%s-sent", "Mbit/s", PP_HIGHER_IS_BETTER,
+	  "UDP_STREAM over IPv6: as sent" },
+	{ "net6-udp_stream-%s-loss_pct", "%", PP_LOWER_IS_BETTER,
+	  "UDP_STREAM over IPv6: datagrams lost" },
+	{ "net6-%s-%s-cpu_local", "%", PP_LOWER_IS_BETTER,
+	  "CPU busy here during a test over IPv6" },
+	{ "net6-%s-%s-cpu_remote", "%", PP_LOWER_IS_BETTER,
+	  "CPU busy at the server during a test over IPv6" },
+	{ "net6-%s-%s-sd_local", "us/KB", PP_LOWER_IS_BETTER,
+	  "service demand here: CPU us per KB moved over IPv6" },
+	{ "net6-%s-%s-sd_remote", "us/KB", PP_LOWER_IS_BETTER,
+	  "service demand at the server over IPv6" },
+	{ "net6-tcp_rr-%u", "trans/s", PP_HIGHER_IS_BETTER,
+	  "TCP_RR over IPv6: request/response transactions, size" },
+	{ "net6-tcp_crr-%u", "trans/s", PP_HIGHER_IS_BETTER,
+	  "TCP_CRR over IPv6: connect, request/response, close" },
+	{ "net6-udp_rr-%u", "trans/s", PP_HIGHER_IS_BETTER,
+	  "UDP_RR over IPv6: datagram request/response" },
+	{ "net6-%s-%u-p%u", "us", PP_LOWER_IS_BETTER,
+	  "a request/response test's latency percentile (p50 p90 p99) over IPv6" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_netperf = {

@@ -170,7 +170,7 @@ static int report(struct search *s, const char *what, double pps, double max_los
 	struct pp_result *r;
 
 	snprintf(key, sizeof(key), "rfc2544-%s-%u", what, s->frame);
-	if (pp_report(s->ctx, key, "Mbit/s", PP_HIGHER_IS_BETTER, v->mbit, v->n, 1))
+	if (pp_report(s->ctx, key, v->mbit, v->n, 1))
 		return -1;
 	r = pp_run_find_mut(s->ctx->run, key);
 	if (r) {
@@ -178,7 +178,7 @@ static int report(struct search *s, const char *what, double pps, double max_los
 		r->cpu_last = v->cpu_last;
 	}
 	snprintf(key, sizeof(key), "rfc2544-%s-%u-fps", what, s->frame);
-	if (pp_report(s->ctx, key, "frames/s", PP_HIGHER_IS_BETTER, v->fps, v->n, 1))
+	if (pp_report(s->ctx, key, v->fps, v->n, 1))
 		return -1;
 	snprintf(key, sizeof(key), "rfc2544-%s-%u-validation", what, s->frame);
 	pp_info(s->ctx, key, "%.1f Mbit/s asked, %.1f offered (%.0f frames/s of %u bytes, "
@@ -332,9 +332,12 @@ static int rfc2544_run(struct pp_ctx *ctx)
 	return ret < 0 ? -1 : any;
 }
 
-static const char *const keys[] = {
-	"rfc2544-ndr-64", "rfc2544-ndr-128", "rfc2544-ndr-256", "rfc2544-ndr-1024",
-	"rfc2544-ndr-1518", "rfc2544-pdr-64", "rfc2544-pdr-1518", NULL
+static const struct pp_key_decl keys[] = {
+	{ "rfc2544-%s-%u", "Mbit/s", PP_HIGHER_IS_BETTER,
+	  "UDP throughput at no drop (ndr) or partial drop (pdr), frame size" },
+	{ "rfc2544-%s-%u-fps", "frames/s", PP_HIGHER_IS_BETTER,
+	  "the same rate in frames per second" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_rfc2544 = {

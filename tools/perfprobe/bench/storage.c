@@ -236,9 +236,9 @@ static int report_pass(struct pp_ctx *ctx, const char *key, const struct st_pass
 	char cpukey[PP_KEY_MAX];
 
 	snprintf(cpukey, sizeof(cpukey), "%s-cpu", key);
-	if (pp_report(ctx, key, "MB/s", PP_HIGHER_IS_BETTER, p->mbps, p->n, len))
+	if (pp_report(ctx, key, p->mbps, p->n, len))
 		return -1;
-	return pp_report(ctx, cpukey, "%", PP_LOWER_IS_BETTER, p->cpu, p->n, len);
+	return pp_report(ctx, cpukey, p->cpu, p->n, len);
 }
 
 static void size_name(size_t bs, char *buf, size_t len)
@@ -362,7 +362,7 @@ static int dev_measure(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
 	}
 	for (i = 0; i < s->n; i++)
 		v[i] = (double)HDPARM_CHUNK * 1e-6 / (s->ns_per_op[i] * 1e-9);
-	ret = pp_report(ctx, key, "MB/s", PP_HIGHER_IS_BETTER, v, s->n, s->iters);
+	ret = pp_report(ctx, key, v, s->n, s->iters);
 out:
 	free(s);
 	return ret;
@@ -487,16 +487,15 @@ static int storage_run(struct pp_ctx *ctx)
 	return ret < 0 ? -1 : ret;
 }
 
-static const char *const keys[] = {
-	"storage-write-4k", "storage-write-4k-cpu",
-	"storage-read-4k", "storage-read-4k-cpu",
-	"storage-write-256k", "storage-write-256k-cpu",
-	"storage-read-256k", "storage-read-256k-cpu",
-	"storage-write-1m", "storage-write-1m-cpu",
-	"storage-read-1m", "storage-read-1m-cpu",
-	"storage-write-4m", "storage-write-4m-cpu",
-	"storage-read-4m", "storage-read-4m-cpu",
-	"storage-dev-cached", "storage-dev-direct", NULL
+static const struct pp_key_decl keys[] = {
+	{ "storage-dev-cached", "MB/s", PP_HIGHER_IS_BETTER,
+	  "cached reads of PERFPROBE_STORAGE_DEV, as hdparm -T" },
+	{ "storage-dev-direct", "MB/s", PP_HIGHER_IS_BETTER,
+	  "O_DIRECT reads of PERFPROBE_STORAGE_DEV, as hdparm -t --direct" },
+	{ "storage-%s-%s", "MB/s", PP_HIGHER_IS_BETTER,
+	  "sequential file write (with fsync) or read, buffer size" },
+	{ "storage-%s-%s-cpu", "%", PP_LOWER_IS_BETTER, "CPU load of that write or read" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_storage = {

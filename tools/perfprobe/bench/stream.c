@@ -317,18 +317,16 @@ static int check_results(struct pp_ctx *ctx, const struct stream_set *s,
 
 /*
  * The same samples under key-best, whose value is their maximum: stream.c's
- * "Best Rate MB/s".  Added directly, not through pp_report(), so that the
+ * "Best Rate MB/s".  Added with pp_result_add(), not pp_report(), so that the
  * progress line shows that value and not the median.
  */
 static int report_best(struct pp_ctx *ctx, const char *key, const double *v,
 		       unsigned int n, uint64_t iters, int cpu_lo, int cpu_hi)
 {
-	struct pp_result *r = pp_run_add(ctx->run, key, "MB/s", PP_HIGHER_IS_BETTER, v, n);
+	struct pp_result *r = pp_result_add(ctx, key, v, n, iters);
 
 	if (!r)
-		return pp_fail(ctx, "%s: cannot record result", key);
-	r->iterations = iters;
-	r->noisy = r->st.cv_pct > ctx->opts.noise_pct;
+		return -1;
 	r->cpu_first = cpu_lo;
 	r->cpu_last = cpu_hi;
 	r->value = r->st.max;
@@ -355,7 +353,7 @@ static int report_kernel(struct pp_ctx *ctx, const struct stream_set *s,
 	}
 	snprintf(key, sizeof(key), "stream-%s%s", kname[k], suffix);
 	snprintf(best, sizeof(best), "%s-best", key);
-	if (pp_report(ctx, key, "MB/s", PP_HIGHER_IS_BETTER, v, s->passes - 1, s->n))
+	if (pp_report(ctx, key, v, s->passes - 1, s->n))
 		return -1;
 	r = pp_run_find_mut(ctx->run, key);
 	r->cpu_first = cpu_lo;
@@ -592,12 +590,15 @@ out:
 	return ret;
 }
 
-static const char *const keys[] = {
-	"stream-copy", "stream-scale", "stream-add", "stream-triad",
-	"stream-copy-best", "stream-scale-best", "stream-add-best", "stream-triad-best",
-	"stream-copy-mt", "stream-scale-mt", "stream-add-mt", "stream-triad-mt",
-	"stream-copy-mt-best", "stream-scale-mt-best", "stream-add-mt-best",
-	"stream-triad-mt-best", NULL
+static const struct pp_key_decl keys[] = {
+	{ "stream-%s", "MB/s", PP_HIGHER_IS_BETTER,
+	  "STREAM kernel (copy scale add triad), one thread: median" },
+	{ "stream-%s-best", "MB/s", PP_HIGHER_IS_BETTER,
+	  "the same, best pass (STREAM's Best Rate)" },
+	{ "stream-%s-mt", "MB/s", PP_HIGHER_IS_BETTER,
+	  "the kernel with one thread per CPU: median" },
+	{ "stream-%s-mt-best", "MB/s", PP_HIGHER_IS_BETTER, "the same, best pass" },
+	PP_KEYS_END
 };
 
 const struct pp_bench pp_bench_stream = {

@@ -245,7 +245,7 @@ static int measure(struct pp_ctx *ctx, struct pp_crypto_run *run,
 	/* ns per block -> 1000s of bytes per second */
 	for (i = 0; i < run->s.n; i++)
 		v[i] = (double)size * 1e6 / run->s.ns_per_op[i];
-	return pp_report(ctx, key, "KB/s", PP_HIGHER_IS_BETTER, v, run->s.n, run->s.iters);
+	return pp_report(ctx, key, v, run->s.n, run->s.iters);
 }
 
 int pp_crypto_time_sizes(struct pp_ctx *ctx, struct pp_crypto_run *run,
@@ -266,7 +266,7 @@ int pp_crypto_time_sizes(struct pp_ctx *ctx, struct pp_crypto_run *run,
 	snprintf(key, sizeof(key), "%s-%s-cpu_load", run->prefix, a->name);
 	for (i = 0; i < run->s.n; i++)
 		v[i] = run->wall[i] > 0 ? 100.0 * run->cpu[i] / run->wall[i] : 0;
-	return pp_report(ctx, key, "%", PP_LOWER_IS_BETTER, v, run->s.n, 0);
+	return pp_report(ctx, key, v, run->s.n, 0);
 }
 
 void pp_crypto_skip_alg(struct pp_ctx *ctx, const struct pp_crypto_run *run,

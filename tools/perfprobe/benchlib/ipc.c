@@ -189,10 +189,10 @@ int pp_latency_placed(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
 	}
 	ret = pp_sample_placed(ctx, fn, arg, NULL, s, peers, npeers, pl);
 	if (ret) {
-		ret = pp_fail(ctx, "%s: %s", key, strerror(-ret));
+		ret = pp_sample_err(ctx, key, ret);
 		goto out;
 	}
-	ret = pp_report_sampling(ctx, key, "us", 1e-3, s);
+	ret = pp_report_sampling(ctx, key, s);
 	if (!ret)
 		pp_place_note(ctx, key, pl);
 out:
@@ -387,7 +387,7 @@ int pp_stream_bw(struct pp_ctx *ctx, const struct pp_stream_bw *b)
 	st.ctl = ctl[1];
 	ret = pp_sample_placed(ctx, do_stream_read, &st, NULL, s, &pid, 1, pl);
 	if (ret) {
-		ret = pp_fail(ctx, "%s: %s", b->key, strerror(-ret));
+		ret = pp_sample_err(ctx, b->key, ret);
 		goto out;
 	}
 	ret = pp_report_mbps(ctx, b->key, (double)b->total, s);

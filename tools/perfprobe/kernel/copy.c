@@ -334,7 +334,7 @@ static int kernel_series(struct copy_state *st, struct copy_cell *cell,
 		pp_err("%s: data mismatch at byte %lld of the copy", key, (long long)bad);
 		return -EIO;
 	}
-	if (pp_report(&st->ctx, key, "MB/s", PP_HIGHER_IS_BETTER, mbps, n, req.iterations))
+	if (pp_report(&st->ctx, key, mbps, n, req.iterations))
 		return -ENOMEM;
 	cell->mbps[dir] = pp_median(mbps, n);
 	cell->ns[dir] = pp_median(ns, n);
@@ -381,8 +381,7 @@ static int memcpy_series(struct copy_state *st, struct copy_cell *cell)
 	}
 	for (i = 0; !ret && i < s->n; i++)
 		mbps[i] = (double)cell->size / s->ns_per_op[i] * 1e9 / MB;
-	if (!ret && pp_report(&st->ctx, key, "MB/s", PP_HIGHER_IS_BETTER, mbps, s->n,
-			      s->iters))
+	if (!ret && pp_report(&st->ctx, key, mbps, s->n, s->iters))
 		ret = -ENOMEM;
 	if (!ret)
 		cell->memcpy_mbps = pp_median(mbps, s->n);
@@ -409,6 +408,14 @@ static int run_cell(struct copy_state *st, struct copy_cell *cell,
 	return memcpy_series(st, cell);
 }
 
+/* The keys copy reports, as a benchmark declares them (keys.h). */
+static const struct pp_key_decl copy_keys[] = {
+	{ "kcopy-%s-%s-a%u", "MB/s", PP_HIGHER_IS_BETTER,
+	  "copy_from_user (in), copy_to_user (out), clear_user by size and alignment" },
+	{ "memcpy-%s-a%u", "MB/s", PP_HIGHER_IS_BETTER, "user-space memcpy() beside them" },
+	{ NULL, NULL, 0, NULL }
+};
+
 static void setup_run(struct copy_state *st, struct pp_cli *cli)
 {
 	struct pp_meta *m = &st->run.meta;
@@ -417,6 +424,7 @@ static void setup_run(struct copy_state *st, struct pp_cli *cli)
 	st->ctx.opts = cli->opts;
 	st->ctx.run = &st->run;
 	st->ctx.bench = "copy";
+	st->ctx.keys = copy_keys;
 	pp_sysinfo_collect(m, cli->argc, cli->argv);
 	pp_clock_calibrate(&m->clock);
 	m->loop_overhead_ns = pp_loop_overhead();

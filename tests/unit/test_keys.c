@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Declared result keys: the pattern syntax, every benchmark's
+ * declarations, the summary tables' columns against them, and "perfprobe
+ * list -v" (text and JSON) showing every one of them.
+ */
+#define _GNU_SOURCE
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "report/summary.h"
+
+static void test_match(void **state)
+{
+	(void)state;
+	assert_true(pp_key_match("lat_pipe", "lat_pipe"));
+	assert_false(pp_key_match("lat_pipe", "lat_pipe-x"));
+	assert_false(pp_key_match("lat_pipe-x", "lat_pipe"));
+	assert_true(pp_key_match("lat_ctx-%u-%uk", "lat_ctx-16-64k"));
+	assert_false(pp_key_match("lat_ctx-%u-%uk", "lat_ctx-16-k"));
+	assert_false(pp_key_match("lat_ctx-%u-%uk", "lat_ctx-x-64k"));
+	assert_true(pp_key_match("lat_mem_rd-stride%u-sz%s", "lat_mem_rd-stride128-sz31k"));
+	assert_true(pp_key_match("lat_mem_rd-stride%u-sz%s", "lat_mem_rd-stride16-sz512"));
+	/* %s is one word: no '-' */
+	assert_false(pp_key_match("net-tcp_stream-%s", "net-tcp_stream-1448-cpu_local"));
+	assert_true(pp_key_match("net-%s-%s-cpu_local", "net-tcp_stream-1448-cpu_local"));
+	assert_true(pp_key_match("net-%s-%u-p%u", "net-tcp_rr-1-p99"));
+	/* '*' takes '-' too, and backtracks */
+	assert_true(pp_key_match("crypto-evp-*-%u", "crypto-evp-aes-128-cbc-16384"));
+	assert_false(pp_key_match("crypto-evp-*-%u", "crypto-evp-aes-128-cbc-cpu_load"));
+	assert_true(pp_key_match("crypto-evp-*-cpu_load", "crypto-evp-aes-128-cbc-cpu_load"));
+	/* a conversion is never empty */
+	assert_false(pp_key_match("a-%s", "a-"));
+	assert_false(pp_key_match("a-*", "a-"));
+	assert_false(pp_key_match("a%u", "a"));
+
+	assert_true(pp_key_pattern_valid("lat_ctx-%u-%uk"));
+	assert_true(pp_key_pattern_valid("crypto-evp-*-cpu_load"));
+	assert_false(pp_key_pattern_valid("lat_ctx-%d"));
+	assert_false(pp_key_pattern_valid("Lat"));
+	assert_false(pp_key_pattern_valid("a--b"));
+}
+
+/* A key a pattern stands for: each conversion given a value. */
+static void instance(const char *pattern, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; *pattern && n + 2 < size; pattern++) {
+		if (*pattern == '%') {
+			pattern++;
+			buf[n++] = *pattern == 'u' ? '7' : 'x';
+		} else {
+			buf[n++] = *pattern == '*' ? 'x' : *pattern;
+		}
+	}
+	buf[n] = '\0';
+}
+
+/* The benchmarks whose declarations match key. */
+static unsigned int declared_by(const char *key, const struct pp_bench **by)
+{
+	unsigned int b, n = 0;
+
+	for (b = 0; b < pp_nbenches; b++)
+		if (pp_key_decl_find(pp_benches[b]->keys, key)) {
+			*by = pp_benches[b];
+			n++;
+		}
+	return n;
+}
+
+/*
+ * Every declaration is well formed, and the keys it stands for are its
+ * own: no earlier declaration of the benchmark shadows it, and no other
+ * benchmark declares them.
+ */
+static void test_declarations(void **state)
+{
+	unsigned int b, total = 0;
+
+	(void)state;
+	for (b = 0; b < pp_nbenches; b++) {
+		const struct pp_bench *bench = pp_benches[b], *by = NULL;
+		const struct pp_key_decl *k;
+
+		assert_non_null(bench->keys);
+		assert_non_null(bench->keys->pattern);
+		for (k = bench->keys; k->pattern; k++) {
+			char key[PP_KEY_MAX];
+
+			instance(k->pattern, key, sizeof(key));
+			print_message("# %s: %s (%s) %s %s\n", bench->name, k->pattern, key,
+				      k->unit, pp_dir_name(k->dir));
+			assert_true(pp_key_pattern_valid(k->pattern));
+			assert_true(k->unit && *k->unit && strlen(k->unit) < PP_UNIT_MAX);
+			assert_true(k->dir == PP_LOWER_IS_BETTER || k->dir == PP_HIGHER_IS_BETTER);
+			assert_true(k->desc && *k->desc);
+			assert_ptr_equal(pp_key_decl_find(bench->keys, key), k);
+			assert_int_equal(declared_by(key, &by), 1);
+			total++;
+		}
+	}
+	assert_true(total >= pp_nbenches);
+}
+
+/* A summary column's key: exact, or "prefix*" for the largest size. */
+static bool column_declared(const char *key)
+{
+	static const char *const sizes[] = { "1", "1b", "1k", "1kb", "1m", "1mb" };
+	const struct pp_bench *by;
+	char buf[PP_KEY_MAX];
+	size_t len = strlen(key);
+	unsigned int i;
+
+	if (!len || key[len - 1] != '*')
+		return declared_by(key, &by) == 1;
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		snprintf(buf, sizeof(buf), "%.*s%s", (int)(len - 1), key, sizes[i]);
+		if (declared_by(buf, &by) == 1)
+			return true;
+	}
+	return false;
+}
+
+static void test_summary_columns(void **state)
+{
+	unsigned int t, m;
+
+	(void)state;
+	for (t = 0; t < pp_ntables; t++) {
+		const struct pp_col *c;
+
+		for (c = pp_tables[t].cols; c->width; c++) {
+			if (!strcmp(c->key, "=mhz"))
+				continue;
+			print_message("# %s: %s\n", pp_tables[t].title, c->key);
+			assert_true(column_declared(c->key));
+			if (c->key2)
+				assert_true(column_declared(c->key2));
+		}
+	}
+	for (m = 0; m < pp_nmatrices; m++) {
+		const struct pp_matrix *mx = &pp_matrices[m];
+		const char *const *r, *const *c;
+		char key[PP_KEY_MAX];
+
+		for (r = mx->rows; *r; r++) {
+			for (c = mx->cols; *c; c++) {
+				snprintf(key, sizeof(key), "%s-%s-%s", mx->prefix, *r, *c);
+				print_message("# %s\n", key);
+				assert_true(column_declared(key));
+			}
+			if (mx->extra) {
+				snprintf(key, sizeof(key), "%s-%s-%s", mx->prefix, *r, mx->extra);
+				assert_true(column_declared(key));
+			}
+		}
+	}
+}
+
+/* stdout of "perfprobe ARGS..." */
+static char *output_of(int argc, char **argv)
+{
+	char path[] = "/tmp/test_keys.XXXXXX";
+	int fd = mkstemp(path), saved = dup(1);
+	char *text = calloc(1, 1 << 20);
+	ssize_t n;
+
+	assert_true(fd >= 0 && saved >= 0 && text);
+	unlink(path);
+	fflush(stdout);
+	dup2(fd, 1);
+	assert_int_equal(pp_main(argc, argv), PP_EXIT_OK);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	n = pread(fd, text, (1 << 20) - 1, 0);
+	close(fd);
+	assert_true(n > 0);
+	return text;
+}
+
+/* list -v: every declaration, with its unit and direction, on its line. */
+static void test_list_verbose(void **state)
+{
+	char *argv[] = { "perfprobe", "-v", "list", NULL };
+	char *text = output_of(3, argv);
+	unsigned int b;
+
+	(void)state;
+	for (b = 0; b < pp_nbenches; b++) {
+		const struct pp_key_decl *k;
+
+		for (k = pp_benches[b]->keys; k->pattern; k++) {
+			char want[256];
+
+			snprintf(want, sizeof(want), " %-32s %-8s %-6s %s\n", k->pattern, k->unit,
+				 pp_dir_name(k->dir), k->desc);
+			if (!strstr(text, want))
+				print_message("# not in list -v: %s", want);
+			assert_non_null(strstr(text, want));
+		}
+	}
+	free(text);
+}
+
+/* list --json: the same declarations, as data. */
+static void test_list_json(void **state)
+{
+	char *argv[] = { "perfprobe", "--json", "list", NULL };
+	char *text = output_of(3, argv);
+	json_t *all = json_loads(text, 0, NULL);
+	unsigned int b;
+
+	(void)state;
+	assert_true(json_is_array(all));
+	assert_int_equal(json_array_size(all), pp_nbenches);
+	for (b = 0; b < pp_nbenches; b++) {
+		json_t *o = json_array_get(all, b), *keys = json_object_get(o, "keys");
+		const struct pp_key_decl *k;
+		size_t i = 0;
+
+		assert_string_equal(json_string_value(json_object_get(o, "name")),
+				    pp_benches[b]->name);
+		for (k = pp_benches[b]->keys; k->pattern; k++, i++) {
+			json_t *d = json_array_get(keys, i);
+
+			assert_string_equal(json_string_value(json_object_get(d, "pattern")),
+					    k->pattern);
+			assert_string_equal(json_string_value(json_object_get(d, "unit")), k->unit);
+			assert_string_equal(json_string_value(json_object_get(d, "direction")),
+					    pp_dir_name(k->dir));
+		}
+		assert_int_equal(json_array_size(keys), i);
+	}
+	json_decref(all);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_declarations),
+		cmocka_unit_test(test_summary_columns),
+		cmocka_unit_test(test_list_verbose),
+		cmocka_unit_test(test_list_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

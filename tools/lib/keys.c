@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Declared result keys: the pattern matcher (keys.h describes the
+ * syntax).  Keys are short (PP_KEY_MAX), so plain backtracking will do.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "keys.h"
+
+/* Characters a key may hold (pp_key_valid()), '-' only when dash. */
+static bool key_char(char c, bool dash)
+{
+	return islower((unsigned char)c) || isdigit((unsigned char)c) || c == '_' ||
+	       c == '.' || (dash && c == '-');
+}
+
+static bool conv_char(char conv, char c)
+{
+	if (conv == 'u')
+		return isdigit((unsigned char)c);
+	return key_char(c, conv == '*');
+}
+
+bool pp_key_match(const char *pattern, const char *key)
+{
+	char conv;
+	size_t i;
+
+	if (!*pattern)
+		return !*key;
+	if (pattern[0] == '%' && (pattern[1] == 'u' || pattern[1] == 's')) {
+		conv = pattern[1];
+		pattern += 2;
+	} else if (pattern[0] == '*') {
+		conv = '*';
+		pattern++;
+	} else {
+		return *pattern == *key && pp_key_match(pattern + 1, key + 1);
+	}
+	/* One character or more of the conversion's, then the rest. */
+	for (i = 0; key[i] && conv_char(conv, key[i]); i++)
+		if (pp_key_match(pattern, key + i + 1))
+			return true;
+	return false;
+}
+
+const struct pp_key_decl *pp_key_decl_find(const struct pp_key_decl *decls,
+					   const char *key)
+{
+	for (; decls && decls->pattern; decls++)
+		if (pp_key_match(decls->pattern, key))
+			return decls;
+	return NULL;
+}
+
+bool pp_key_pattern_valid(const char *pattern)
+{
+	char key[PP_KEY_MAX], *o = key;
+	const char *p;
+
+	for (p = pattern; *p; p++) {
+		if (o >= key + sizeof(key) - 2)
+			return false;
+		if (*p == '%' && (p[1] == 'u' || p[1] == 's')) {
+			*o++ = p[1] == 'u' ? '1' : 'x';
+			p++;
+		} else if (*p == '*') {
+			*o++ = 'x';
+		} else if (*p == '%') {
+			return false;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	return pp_key_valid(key);
+}
+
+const char *pp_dir_name(enum pp_dir dir)
+{
+	return dir == PP_HIGHER_IS_BETTER ? "higher" : "lower";
+}

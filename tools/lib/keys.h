@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declared result keys.  Every benchmark declares each key it can emit,
+ * with its unit, direction and a line of description; the harness takes
+ * unit and direction from the declaration and refuses a key that is not
+ * declared (Documentation/adding.rst).
+ *
+ * A declaration's pattern is a key, or a key with conversions for the
+ * parts a curve or a sweep varies:
+ *
+ *   %u  one or more digits                     lat_ctx-%u-%uk
+ *   %s  one or more key characters but '-'     lat_mem_rd-stride%u-sz%s
+ *   *   one or more key characters, '-' too    crypto-evp-*-%u
+ *
+ * The first declaration that matches a key is the key's.
+ */
+#ifndef PP_KEYS_H
+#define PP_KEYS_H
+
+#include <stdbool.h>
+
+#include "results.h"
+
+struct pp_key_decl {
+	const char *pattern;		/* NULL ends a list */
+	const char *unit;		/* "us", "MB/s", "%" ... */
+	enum pp_dir dir;
+	const char *desc;		/* one line for "perfprobe list -v" */
+};
+
+/* Ends a list of declarations. */
+#define PP_KEYS_END	{ NULL, NULL, PP_LOWER_IS_BETTER, NULL }
+
+/* Does key match pattern (the syntax above)? */
+bool pp_key_match(const char *pattern, const char *key);
+
+/* The first declaration in decls (NULL-ended; may be NULL) matching key. */
+const struct pp_key_decl *pp_key_decl_find(const struct pp_key_decl *decls,
+					   const char *key);
+
+/* A pattern is a valid key once each conversion is given a value. */
+bool pp_key_pattern_valid(const char *pattern);
+
+/* "lower" or "higher", as the result files spell a direction. */
+const char *pp_dir_name(enum pp_dir dir);
+
+#endif /* PP_KEYS_H */
