@@ -36,18 +36,18 @@ static void reset(void)
 	pr.err = 0;
 }
 
-int pp_print_start(FILE *f, bool json)
+void pp_print_start(FILE *f, bool json)
 {
 	reset();
 	pr.f = f;
 	pr.json = json;
 	if (!json)
-		return 0;
+		return;
 	pr.stack[0] = json_object();
-	if (!pr.stack[0])
-		return -ENOMEM;
-	pr.depth = 1;
-	return 0;
+	if (pr.stack[0])
+		pr.depth = 1;
+	else
+		set_err(-ENOMEM);
 }
 
 int pp_print_end(void)
@@ -70,6 +70,17 @@ int pp_print_end(void)
 		err = err ? err : -EIO;
 	reset();
 	return err;
+}
+
+int pp_print_done(void)
+{
+	int err = pp_print_end();
+
+	if (!err)
+		return PP_EXIT_OK;
+	pp_err("cannot print the %s: %s", pr.json ? "JSON document" : "output",
+	       strerror(-err));
+	return PP_EXIT_FAIL;
 }
 
 bool pp_print_json(void)
@@ -244,6 +255,30 @@ void pp_print_null(int mode, const char *key, const char *fmt, const char *text)
 		put(key, json_null());
 	if (want_text(mode, fmt))
 		fprintf(pr.f, fmt, text ? text : "-");
+}
+
+void pp_fmt_ns(char *buf, size_t size, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, size, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, size, "%.3g us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, size, "%.3g ms", ns / 1e6);
+	else
+		snprintf(buf, size, "%.3g s", ns / 1e9);
+}
+
+void pp_print_ns(int mode, const char *key, const char *fmt, uint64_t ns)
+{
+	char buf[32];
+
+	if (want_json(mode))
+		put(key, json_u64(ns));
+	if (want_text(mode, fmt)) {
+		pp_fmt_ns(buf, sizeof(buf), (double)ns);
+		fprintf(pr.f, fmt, buf);
+	}
 }
 
 void pp_print_nl(void)

@@ -11,7 +11,7 @@
  *	pp_print_open_array("histogram");
  *	...
  *	pp_print_close_array();
- *	ret = pp_print_end();
+ *	ret = pp_print_end();		(or pp_print_done())
  *
  * PP_FP writes only in text mode, PP_JSON only in JSON mode, PP_ANY in
  * both.  In text mode a field is fprintf(f, fmt, value) (nothing when fmt
@@ -41,8 +41,8 @@ enum pp_print_mode {
 	PP_ANY	= PP_FP | PP_JSON,
 };
 
-/* Begin a document on f (JSON: an object).  0 or -ENOMEM. */
-int pp_print_start(FILE *f, bool json);
+/* Begin a document on f (JSON: an object). */
+void pp_print_start(FILE *f, bool json);
 /*
  * End it: JSON is written now, followed by a newline.  Returns 0, or the
  * first error since pp_print_start(): -ENOMEM, -EINVAL for a misuse (a
@@ -50,7 +50,12 @@ int pp_print_start(FILE *f, bool json);
  * nesting deeper than PP_PRINT_DEPTH) or -EIO if f failed.
  */
 int pp_print_end(void);
+/* pp_print_end() for a command: PP_EXIT_OK, or PP_EXIT_FAIL after one line. */
+int pp_print_done(void);
 bool pp_print_json(void);
+
+/* A duration for people: "850 ns", "1.02 us", "3.5 ms", "2 s". */
+void pp_fmt_ns(char *buf, size_t size, double ns);
 
 #define PP_PRINT_DEPTH		16
 
@@ -69,6 +74,8 @@ void pp_print_string(int mode, const char *key, const char *fmt, const char *v);
 void pp_print_bool(int mode, const char *key, const char *fmt, bool v);
 /* JSON null; in text fmt with the string text ("-" when NULL). */
 void pp_print_null(int mode, const char *key, const char *fmt, const char *text);
+/* JSON: an integer in ns; text: fmt with the duration as pp_fmt_ns(). */
+void pp_print_ns(int mode, const char *key, const char *fmt, uint64_t ns);
 
 /* Text mode only: a newline; free text (headers, rules, bars). */
 void pp_print_nl(void);
