@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include <linux/netlink.h>
 #include <netlink/attr.h>
@@ -30,6 +31,7 @@
 #include "kernel/kmodcmd.h"
 #include "kernel/kside.h"
 #include "kernel/ppnl.h"
+#include "print.h"
 
 #include "argv.h"
 
@@ -528,6 +530,69 @@ static void test_strerror(void **state)
 	assert_string_equal(buf, "perfprobe.ko was unloaded during the trace");
 }
 
+/* --- statistics through the print layer --- */
+
+static void render_stats(const struct ppnl_stats *st, bool json,
+			 const char *indent, char **buf)
+{
+	size_t len;
+	FILE *f = open_memstream(buf, &len);
+
+	assert_non_null(f);
+	pp_print_start(f, json);
+	pp_print_open_object("late");
+	pp_stats_print(st, indent);
+	pp_print_close_object();
+	assert_int_equal(pp_print_end(), 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_stats_print(void **state)
+{
+	struct ppnl_stats st = { .count = 1000, .sum_ns = 2000000, .min_ns = 0,
+				 .mean_ns = 2000, .max_ns = 1ULL << 62 };
+	json_t *root, *late, *h;
+	char *buf, *line;
+	size_t i;
+	int n;
+
+	(void)state;
+	st.hist[0] = 3;
+	st.hist[11] = 990;
+	st.hist[63] = 7;
+	render_stats(&st, true, NULL, &buf);
+	root = json_loads(buf, 0, NULL);
+	assert_non_null(root);
+	late = json_object_get(root, "late");
+	assert_int_equal(json_integer_value(json_object_get(late, "count")), 1000);
+	assert_int_equal(json_integer_value(json_object_get(late, "max_ns")), 1LL << 62);
+	h = json_object_get(late, "histogram");
+	assert_int_equal(json_array_size(h), 3);	/* the non-empty buckets */
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(h, 1), "log2")), 11);
+	assert_true(json_real_value(json_object_get(json_array_get(h, 1), "from_ns")) == 1024);
+	assert_true(json_real_value(json_object_get(json_array_get(h, 1), "to_ns")) == 2048);
+	for (i = 0, n = 0; i < 3; i++)
+		n += (int)json_integer_value(json_object_get(json_array_get(h, i), "count"));
+	assert_int_equal(n, 1000);
+	json_decref(root);
+	free(buf);
+
+	/* text: one bar per non-empty bucket, the fullest 40 wide */
+	render_stats(&st, false, "  ", &buf);
+	assert_non_null(strstr(buf, "  [1.02 us, 2.05 us)            990 |"
+				"########################################\n"));
+	for (line = buf, n = 0; (line = strchr(line, '\n')); line++)
+		n++;
+	assert_int_equal(n, 3);
+	assert_non_null(strstr(buf, "  0 ns                            3 |#\n"));
+	free(buf);
+
+	/* text without an indent: no histogram at all */
+	render_stats(&st, false, NULL, &buf);
+	assert_string_equal(buf, "");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_misc),
+		cmocka_unit_test(test_stats_print),
 	};
 
 	return cmocka_run_group_tests_name("kmod", tests, NULL, NULL);

@@ -247,8 +247,27 @@ if want cli && [ -x "$PPC" ]; then
 	$PPC kmod status >/tmp/o 2>&1
 	check "perfprobe kmod status exits 0" [ $? -eq 0 ]
 	has "kmod status: loaded, ABI version 1" 'ABI version: *1' /tmp/o
+	has "kmod status: the capabilities, one per line" '^  syscall trace: +yes' /tmp/o
+	$PPC --json kmod status >/tmp/o 2>&1
+	has "kmod status --json: ABI version 1" '^  "abi_version": 1,' /tmp/o
+	has "kmod status --json: capabilities as booleans" '^    "syscall_trace": true' /tmp/o
 	$PPC --json timer --count 100 >/tmp/o 2>&1
 	has "perfprobe timer --count 100: 100 expiries" '"count": *100' /tmp/o
+	has "timer --json: histogram buckets" '"log2": [0-9]+' /tmp/o
+	$PPC timer --count 100 >/tmp/o 2>&1
+	has "timer: the text says how many expiries" '^hrtimer lateness: 100 expiries every 100 us' /tmp/o
+	has "timer: histogram bars" '^  \[.*\) +[0-9]+ \|#+$' /tmp/o
+	$PPC --quick --no-save --json copy --sizes 4k --align 0 >/tmp/o 2>/dev/null
+	check "copy --json exits 0" [ $? -eq 0 ]
+	has "copy --json: the results document" '^  "format": "perfprobe-results"' /tmp/o
+	has "copy --json: a kcopy-in result" '"key": "kcopy-in-4k-a0"' /tmp/o
+	has "copy --json: the CPU clock measured as for run" '"measured_mhz": [0-9]' /tmp/o
+	$PPC --json trace -- /bin/busybox true >/tmp/o 2>/dev/null
+	has "trace --json: exit status 0" '^  "exit_status": 0,' /tmp/o
+	has "trace --json: execve by name" '"name": "execve"' /tmp/o
+	has "trace --json: per-syscall histograms" '"histogram": \[' /tmp/o
+	$PPC trace -H -- /bin/busybox true >/tmp/o 2>&1
+	has "trace -H: histogram bars under the syscalls" '^        .* \|#+$' /tmp/o
 	$PPC --quick --no-save copy --sizes 4k,65537 --align 0,7 >/tmp/o 2>&1
 	check "perfprobe copy: data verified, exit 0" [ $? -eq 0 ]
 	has "perfprobe copy: a row for 65537 bytes" '65537' /tmp/o

@@ -4,7 +4,6 @@
  * global options may appear anywhere on the line.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
@@ -16,11 +15,11 @@
 
 #include "bench.h"
 #include "cli.h"
-#include "clock.h"
 #include "commands.h"
 #include "kernel/kside.h"
+#include "print.h"
 #include "report/summary.h"
-#include "sysinfo.h"
+#include "runcmd.h"
 
 #ifndef PP_VERSION
 #define PP_VERSION "0.0-dev"
@@ -375,66 +374,16 @@ static int cmd_list(struct pp_cli *cli, int argc, char **argv)
 
 /* --- run --- */
 
-static void exe_dir(char *buf, size_t size)
+/* The run's text: the lmbench tables, the kernel view, the notes. */
+static void run_text(const struct pp_run *run, void *arg)
 {
-	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
-	char *slash;
-
-	if (n <= 0) {
-		pp_strlcpy(buf, ".", size);
-		return;
-	}
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (slash)
-		*slash = '\0';
-}
-
-static void setup_meta(struct pp_ctx *ctx, int argc, char **argv)
-{
-	struct pp_meta *m = &ctx->run->meta;
-
-	pp_sysinfo_collect(m, argc, argv);
-	pp_clock_calibrate(&m->clock);
-	m->loop_overhead_ns = pp_loop_overhead();
-	pp_mhz_measure(&m->mhz, ctx->opts.quick);
-	m->samples = ctx->opts.samples;
-	m->target_ms = ctx->opts.target_ms;
-	m->noise_pct = ctx->opts.noise_pct;
-	m->pin_cpu = ctx->opts.pin_cpu;
-	pp_strlcpy(m->mode, ctx->opts.quick ? "quick" : ctx->opts.full ? "full" :
-		   "default", sizeof(m->mode));
-}
-
-static int save_results(struct pp_ctx *ctx, const char *tag)
-{
-	char dir[PATH_MAX], path[PATH_MAX];
-	int err, ret = 0;
-
-	if (ctx->opts.out) {
-		err = pp_run_save(ctx->run, ctx->opts.out);
-		if (err) {
-			pp_err("%s: cannot write results: %s", ctx->opts.out, strerror(-err));
-			ret = -1;
-		}
-	}
-	if (ctx->opts.no_save)
-		return ret;
-	if (ctx->opts.results_dir)
-		pp_strlcpy(dir, ctx->opts.results_dir, sizeof(dir));
-	else if (pp_results_default_dir(dir, sizeof(dir)))
-		return ret;	/* no home: nowhere to keep history */
-	err = pp_results_path(dir, &ctx->run->meta, tag, path, sizeof(path));
-	if (!err)
-		err = pp_run_save(ctx->run, path);
-	if (err) {
-		pp_err("%s: cannot save results: %s%s", dir, strerror(-err),
-		       ctx->opts.results_dir ? "" : " (not kept; use --results-dir DIR or --no-save)");
-		/* Only a directory the user asked for makes the run fail. */
-		return ctx->opts.results_dir ? -1 : ret;
-	}
-	fprintf(stderr, "perfprobe: results saved to %s\n", path);
-	return ret;
+	(void)arg;
+	pp_print_tables(stdout, run, 1);
+	pp_kside_print(run);
+	putchar('\n');
+	if (pp_verbose)
+		pp_print_flat(stdout, run, true);
+	pp_print_notes(stdout, run, 1);
 }
 
 static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
@@ -443,21 +392,12 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 	struct pp_run run;
 	struct pp_ctx ctx;
 	unsigned int i;
-	int ret = PP_EXIT_OK;
+	int ret;
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.opts = cli->opts;
-	ctx.run = &run;
+	ret = pp_cmd_run_start(cli, &ctx, &run);
+	if (ret)
+		return ret;
 	ctx.total = n;
-	exe_dir(ctx.exe_dir, sizeof(ctx.exe_dir));
-	pp_run_init(&run);
-
-	if (ctx.opts.pin_cpu >= 0 && pp_pin_cpu(ctx.opts.pin_cpu)) {
-		pp_err("--cpu %d: cannot pin: %s", ctx.opts.pin_cpu, strerror(errno));
-		return PP_EXIT_FAIL;
-	}
-	pp_tmp_install_handlers();
-	setup_meta(&ctx, cli->argc, cli->argv);
 	fprintf(stderr, "perfprobe: %u benchmark%s, %u samples of %.0f ms each, %s\n",
 		n, n == 1 ? "" : "s", ctx.opts.samples, ctx.opts.target_ms,
 		ctx.opts.pin_cpu >= 0 ? "pinned" : "not pinned (use --cpu N to pin)");
@@ -479,34 +419,7 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 				    ctx.failmsg[0] ? ctx.failmsg : "unknown error");
 		}
 	}
-
-	if (ctx.opts.json) {
-		char *s = pp_run_to_string(&run);
-
-		if (!s) {
-			pp_err("out of memory");
-			ret = PP_EXIT_FAIL;
-		} else {
-			printf("%s\n", s);
-			free(s);
-		}
-	} else {
-		pp_print_tables(stdout, &run, 1);
-		pp_kside_print(stdout, &run);
-		putchar('\n');
-		if (pp_verbose)
-			pp_print_flat(stdout, &run, true);
-		pp_print_notes(stdout, &run, 1);
-	}
-	fflush(stdout);
-	if (save_results(&ctx, tag))
-		ret = PP_EXIT_FAIL;
-	if (run.nfails)
-		ret = PP_EXIT_FAIL;
-	else if (run.nskips && ret == PP_EXIT_OK)
-		ret = PP_EXIT_SKIP;
-	pp_run_free(&run);
-	return ret;
+	return pp_cmd_run_finish(&ctx, tag, run_text, NULL);
 }
 
 static bool listed(const struct pp_bench **list, unsigned int n,
@@ -613,11 +526,12 @@ static int cmd_help(struct pp_cli *cli, int argc, char **argv)
 
 static int cmd_version(struct pp_cli *cli, int argc, char **argv)
 {
-	(void)cli;
 	(void)argc;
 	(void)argv;
-	printf("perfprobe %s\n", PP_VERSION);
-	return 0;
+	pp_print_start(stdout, cli->opts.json);
+	pp_print_string(PP_JSON, "format", NULL, "perfprobe-version");
+	pp_print_string(PP_ANY, "version", "perfprobe %s\n", PP_VERSION);
+	return pp_print_done();
 }
 
 int pp_main(int argc, char **argv)

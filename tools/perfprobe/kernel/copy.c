@@ -14,10 +14,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "clock.h"
 #include "kmodcmd.h"
+#include "print.h"
+#include "runcmd.h"
 #include "stats.h"
-#include "sysinfo.h"
 
 #define MB			(1024.0 * 1024.0)	/* lmbench's MB */
 #define GUARD			64
@@ -56,6 +56,7 @@ struct copy_state {
 	size_t buflen;
 	struct copy_cell *cells;
 	unsigned int ncells;
+	unsigned int dirs;		/* PP_COPY_DIR_* run */
 };
 
 /* --- options --- */
@@ -397,8 +398,11 @@ static int run_cell(struct copy_state *st, struct copy_cell *cell,
 	uint32_t d;
 	int ret;
 
-	for (d = 0; d <= PERFPROBE_COPY_DIR_MAX; d++) {
+	/* not run (yet): a cell that fails half way shows what it has */
+	cell->memcpy_mbps = NAN;
+	for (d = 0; d <= PERFPROBE_COPY_DIR_MAX; d++)
 		cell->mbps[d] = cell->ns[d] = NAN;
+	for (d = 0; d <= PERFPROBE_COPY_DIR_MAX; d++) {
 		if (!(dirs & (1U << d)))
 			continue;
 		ret = kernel_series(st, cell, d);
@@ -413,30 +417,8 @@ static const struct pp_key_decl copy_keys[] = {
 	{ "kcopy-%s-%s-a%u", "MB/s", PP_HIGHER_IS_BETTER,
 	  "copy_from_user (in), copy_to_user (out), clear_user by size and alignment" },
 	{ "memcpy-%s-a%u", "MB/s", PP_HIGHER_IS_BETTER, "user-space memcpy() beside them" },
-	{ NULL, NULL, 0, NULL }
+	PP_KEYS_END
 };
-
-static void setup_run(struct copy_state *st, struct pp_cli *cli)
-{
-	struct pp_meta *m = &st->run.meta;
-
-	pp_run_init(&st->run);
-	st->ctx.opts = cli->opts;
-	st->ctx.run = &st->run;
-	st->ctx.bench = "copy";
-	st->ctx.keys = copy_keys;
-	pp_sysinfo_collect(m, cli->argc, cli->argv);
-	pp_clock_calibrate(&m->clock);
-	m->loop_overhead_ns = pp_loop_overhead();
-	pp_strlcpy(m->mhz.method, "not measured by perfprobe copy", sizeof(m->mhz.method));
-	pp_strlcpy(m->mhz.note, "not measured by perfprobe copy", sizeof(m->mhz.note));
-	m->samples = cli->opts.samples;
-	m->target_ms = cli->opts.target_ms;
-	m->noise_pct = cli->opts.noise_pct;
-	m->pin_cpu = cli->opts.pin_cpu;
-	pp_strlcpy(m->mode, cli->opts.quick ? "quick" : cli->opts.full ? "full" :
-		   "default", sizeof(m->mode));
-}
 
 static int run_all(struct copy_state *st, const struct copy_cfg *c)
 {
@@ -465,29 +447,32 @@ static int run_all(struct copy_state *st, const struct copy_cfg *c)
 static void col(double v, int width)
 {
 	if (isfinite(v))
-		printf(" %*.*f", width, v < 100 ? 2 : 0, v);
+		pp_print_text(" %*.*f", width, v < 100 ? 2 : 0, v);
 }
 
-static void print_table(const struct copy_state *st, unsigned int dirs)
+/* The text of the run: one table; --json prints the run's results. */
+static void copy_text(const struct pp_run *run, void *arg)
 {
-	unsigned int i, d;
+	const struct copy_state *st = arg;
+	unsigned int i, d, dirs = st->dirs;
 
-	printf("User copy bandwidth in MB/s (2^20 bytes/s) - bigger is better; ns per call\n");
-	printf("%9s %5s", "size", "align");
+	(void)run;
+	pp_print_text("User copy bandwidth in MB/s (2^20 bytes/s) - bigger is better; ns per call\n");
+	pp_print_text("%9s %5s", "size", "align");
 	for (d = 0; d <= PERFPROBE_COPY_DIR_MAX; d++)
 		if (dirs & (1U << d))
-			printf(" %5s MB/s", dir_names[d]);
-	printf(" %11s", "memcpy MB/s");
+			pp_print_text(" %5s MB/s", dir_names[d]);
+	pp_print_text(" %11s", "memcpy MB/s");
 	for (d = 0; d <= PERFPROBE_COPY_DIR_MAX; d++)
 		if (dirs & (1U << d))
-			printf(" %5s ns/call", dir_names[d]);
-	putchar('\n');
+			pp_print_text(" %5s ns/call", dir_names[d]);
+	pp_print_nl();
 	for (i = 0; i < st->ncells; i++) {
 		const struct copy_cell *c = &st->cells[i];
 		char sz[32];
 
 		pp_copy_size_name(c->size, sz, sizeof(sz));
-		printf("%9s %5llu", sz, (unsigned long long)c->align);
+		pp_print_text("%9s %5llu", sz, (unsigned long long)c->align);
 		for (d = 0; d <= PERFPROBE_COPY_DIR_MAX; d++)
 			if (dirs & (1U << d))
 				col(c->mbps[d], 10);
@@ -495,30 +480,8 @@ static void print_table(const struct copy_state *st, unsigned int dirs)
 		for (d = 0; d <= PERFPROBE_COPY_DIR_MAX; d++)
 			if (dirs & (1U << d))
 				col(c->ns[d], 13);
-		putchar('\n');
+		pp_print_nl();
 	}
-}
-
-static int output(struct copy_state *st, unsigned int dirs)
-{
-	int ret = 0;
-
-	if (st->ctx.opts.json) {
-		char *s = pp_run_to_string(&st->run);
-
-		if (!s)
-			return PP_EXIT_FAIL;
-		printf("%s\n", s);
-		free(s);
-	} else {
-		print_table(st, dirs);
-	}
-	fflush(stdout);
-	if (st->ctx.opts.out && pp_run_save(&st->run, st->ctx.opts.out)) {
-		pp_err("%s: cannot write results: %s", st->ctx.opts.out, strerror(errno));
-		ret = PP_EXIT_FAIL;
-	}
-	return ret;
 }
 
 int pp_cmd_copy(struct pp_cli *cli, int argc, char **argv)
@@ -538,19 +501,22 @@ int pp_cmd_copy(struct pp_cli *cli, int argc, char **argv)
 	ret = pp_kmod_open(&st.sess, &info, "copy");
 	if (ret)
 		return ret;
-	if (cli->opts.pin_cpu >= 0 && pp_pin_cpu(cli->opts.pin_cpu))
-		pp_err("copy: --cpu %d: cannot pin: %s", cli->opts.pin_cpu, strerror(errno));
-	setup_run(&st, cli);
+	ret = pp_cmd_run_start(cli, &st.ctx, &st.run);
+	if (ret) {
+		ppnl_close(&st.sess);
+		return ret;
+	}
+	st.ctx.bench = "copy";
+	st.ctx.keys = copy_keys;
+	st.dirs = cfg.dirs;
 	ret = setup_bufs(&st, &cfg);
 	if (!ret)
 		ret = run_all(&st, &cfg);
-	if (ret)
-		ret = PP_EXIT_FAIL;
-	else
-		ret = output(&st, cfg.dirs);
+	if (ret)	/* what went wrong is on stderr already */
+		pp_run_fail(&st.run, "copy", strerror(-ret));
+	ret = pp_cmd_run_finish(&st.ctx, "copy", copy_text, &st);
 	free(st.cells);
 	free_bufs(&st);
-	pp_run_free(&st.run);
 	ppnl_close(&st.sess);
 	return ret;
 }

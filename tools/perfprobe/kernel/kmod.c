@@ -13,6 +13,7 @@
 
 #include "kelf.h"
 #include "kmodcmd.h"
+#include "print.h"
 
 #define TIMER_DEFAULT_PERIOD_NS	100000ULL	/* 100 us */
 #define TIMER_DEFAULT_COUNT	1000U
@@ -37,36 +38,7 @@ int pp_kmod_open(struct ppnl *s, struct ppnl_info *info, const char *what)
 	return PP_EXIT_FAIL;
 }
 
-int pp_json_print(json_t *o)
-{
-	char *s;
-
-	if (!o)
-		return PP_EXIT_FAIL;
-	s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	json_decref(o);
-	if (!s) {
-		pp_err("out of memory");
-		return PP_EXIT_FAIL;
-	}
-	printf("%s\n", s);
-	free(s);
-	return 0;
-}
-
 /* --- histograms --- */
-
-static void fmt_ns(char *buf, size_t size, double ns)
-{
-	if (ns < 1e3)
-		snprintf(buf, size, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, size, "%.3g us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, size, "%.3g ms", ns / 1e6);
-	else
-		snprintf(buf, size, "%.3g s", ns / 1e9);
-}
 
 /* Bucket k holds [2^(k-1), 2^k) ns; bucket 0 holds 0. */
 static void bucket_range(unsigned int k, double *lo, double *hi)
@@ -75,60 +47,46 @@ static void bucket_range(unsigned int k, double *lo, double *hi)
 	*hi = k ? ldexp(1.0, (int)k) : 1;	/* bucket 63: and above */
 }
 
-void pp_hist_print(FILE *f, const struct ppnl_stats *st, const char *indent)
+/* One non-empty bucket: a JSON object, or a text bar under indent. */
+static void bucket_print(const struct ppnl_stats *st, unsigned int k,
+			 uint64_t max, const char *indent)
+{
+	char a[32], b[32], range[80];
+	double lo, hi;
+	int bar = (int)((st->hist[k] * HIST_BAR_WIDTH + max - 1) / max);
+
+	bucket_range(k, &lo, &hi);
+	pp_fmt_ns(a, sizeof(a), lo);
+	pp_fmt_ns(b, sizeof(b), hi);
+	snprintf(range, sizeof(range), k ? "[%s, %s)" : "%s", a, b);
+	pp_print_open_object(NULL);
+	pp_print_uint(PP_JSON, "log2", NULL, k);
+	pp_print_double(PP_JSON, "from_ns", NULL, lo);
+	pp_print_double(PP_JSON, "to_ns", NULL, hi);
+	pp_print_text("%s%-22s", indent, range);
+	pp_print_u64(PP_ANY, "count", " %10llu", st->hist[k]);
+	pp_print_text(" |%.*s\n", bar, "########################################");
+	pp_print_close_object();
+}
+
+void pp_stats_print(const struct ppnl_stats *st, const char *indent)
 {
 	uint64_t max = 0;
 	unsigned int k;
 
+	pp_print_u64(PP_JSON, "count", NULL, st->count);
+	pp_print_u64(PP_JSON, "sum_ns", NULL, st->sum_ns);
+	pp_print_u64(PP_JSON, "min_ns", NULL, st->min_ns);
+	pp_print_u64(PP_JSON, "mean_ns", NULL, st->mean_ns);
+	pp_print_u64(PP_JSON, "max_ns", NULL, st->max_ns);
 	for (k = 0; k < PERFPROBE_HIST_BUCKETS; k++)
 		if (st->hist[k] > max)
 			max = st->hist[k];
-	if (!max)
-		return;
-	for (k = 0; k < PERFPROBE_HIST_BUCKETS; k++) {
-		char a[32], b[32], range[80];
-		double lo, hi;
-		int bar;
-
-		if (!st->hist[k])
-			continue;
-		bucket_range(k, &lo, &hi);
-		fmt_ns(a, sizeof(a), lo);
-		fmt_ns(b, sizeof(b), hi);
-		snprintf(range, sizeof(range), k ? "[%s, %s)" : "%s", a, b);
-		bar = (int)((st->hist[k] * HIST_BAR_WIDTH + max - 1) / max);
-		fprintf(f, "%s%-22s %10llu |%.*s\n", indent, range,
-			(unsigned long long)st->hist[k], bar,
-			"########################################");
-	}
-}
-
-json_t *pp_stats_json(const struct ppnl_stats *st)
-{
-	json_t *o = json_object(), *h = json_array();
-	unsigned int k;
-
-	json_object_set_new(o, "count", json_integer((json_int_t)st->count));
-	json_object_set_new(o, "sum_ns", json_integer((json_int_t)st->sum_ns));
-	json_object_set_new(o, "min_ns", json_integer((json_int_t)st->min_ns));
-	json_object_set_new(o, "mean_ns", json_integer((json_int_t)st->mean_ns));
-	json_object_set_new(o, "max_ns", json_integer((json_int_t)st->max_ns));
-	for (k = 0; k < PERFPROBE_HIST_BUCKETS; k++) {
-		json_t *b;
-		double lo, hi;
-
-		if (!st->hist[k])
-			continue;
-		bucket_range(k, &lo, &hi);
-		b = json_object();
-		json_object_set_new(b, "log2", json_integer(k));
-		json_object_set_new(b, "from_ns", json_real(lo));
-		json_object_set_new(b, "to_ns", json_real(hi));
-		json_object_set_new(b, "count", json_integer((json_int_t)st->hist[k]));
-		json_array_append_new(h, b);
-	}
-	json_object_set_new(o, "histogram", h);
-	return o;
+	pp_print_open_array("histogram");
+	for (k = 0; k < PERFPROBE_HIST_BUCKETS && (indent || pp_print_json()); k++)
+		if (st->hist[k])
+			bucket_print(st, k, max, indent ? indent : "");
+	pp_print_close_array();
 }
 
 /* --- kmod status --- */
@@ -145,94 +103,86 @@ static const char *calib_name(uint32_t c)
 	}
 }
 
-static void copy_syms_text(const struct ppnl_info *in, char *buf, size_t size)
+/* A capability: a JSON bool, a text line when label is given. */
+static void cap_print(const char *key, const char *label, bool has,
+		      const char *yes, const char *reason)
 {
-	unsigned int i;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < in->ncopy_syms && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
-				      in->copy_syms[i]);
+	pp_print_bool(PP_JSON, key, NULL, has);
+	if (!label)
+		return;
+	if (has)
+		pp_print_text("  %-27s %s\n", label, yes);
+	else if (reason)
+		pp_print_text("  %-27s not available on this kernel: %s\n", label,
+			      reason[0] ? reason : "unknown reason");
+	else
+		pp_print_text("  %-27s not available on this kernel\n", label);
 }
 
-static void status_text(const struct ppnl_info *in)
+static void caps_print(const struct ppnl_info *in)
 {
-	char syms[PPNL_MAX_COPY_SYMS * (PPNL_STR_MAX + 2)];
-
-	printf("perfprobe.ko: loaded\n");
-	printf("  ABI version:          %u\n", in->abi_version);
-	printf("  module version:       %s\n", in->module_version);
-	printf("  clocksource:          %s\n", in->clocksource);
-	printf("  clock resolution:     %llu ns\n", (unsigned long long)in->clock_res_ns);
-	printf("  ktime_get_ns() cost:  %.1f ns\n", (double)in->ktime_cost_ps / 1e3);
-	printf("  get_cycles() cost:    %.1f ns\n", (double)in->cycles_cost_ps / 1e3);
-	if (in->cycles_khz)
-		printf("  cycle counter:        %llu kHz (calibration: %s)\n",
-		       (unsigned long long)in->cycles_khz, calib_name(in->cycles_calib));
-	else
-		printf("  cycle counter:        none\n");
-	if (in->trace_active)
-		printf("  trace:                active (tgid %u)\n", in->trace_tgid);
-	else
-		printf("  trace:                idle\n");
-	printf("capabilities:\n");
-	printf("  syscall trace:              %s\n",
-	       in->caps & PERFPROBE_CAP_SYSCALL_TRACE ? "yes (raw_syscalls tracepoints)" :
-	       "not available on this kernel");
-	if (in->caps & PERFPROBE_CAP_PGFAULT_KRETPROBE)
-		printf("  page-fault kretprobe:       yes (handle_mm_fault)\n");
-	else
-		printf("  page-fault kretprobe:       not available on this kernel: %s\n",
-		       in->pgfault_reason[0] ? in->pgfault_reason : "unknown reason");
-	printf("  page_fault_user tracepoint: %s\n",
-	       in->caps & PERFPROBE_CAP_PGFAULT_TP ? "yes" : "not available on this kernel");
-	copy_syms_text(in, syms, sizeof(syms));
-	if (in->caps & PERFPROBE_CAP_COPY_KPROBES)
-		printf("  copy-routine kprobes:       %s\n", syms);
-	else
-		printf("  copy-routine kprobes:       not available on this kernel: %s\n",
-		       in->copy_reason[0] ? in->copy_reason : "unknown reason");
-}
-
-static json_t *status_json(const struct ppnl_info *in)
-{
-	json_t *o = json_object(), *caps = json_object(), *syms = json_array();
+	bool copy = in->caps & PERFPROBE_CAP_COPY_KPROBES;
 	unsigned int i;
 
-	json_object_set_new(o, "format", json_string("perfprobe-kmod-status"));
-	json_object_set_new(o, "loaded", json_true());
-	json_object_set_new(o, "abi_version", json_integer(in->abi_version));
-	json_object_set_new(o, "module_version", json_string(in->module_version));
-	json_object_set_new(o, "clocksource", json_string(in->clocksource));
-	json_object_set_new(o, "clock_res_ns", json_integer((json_int_t)in->clock_res_ns));
-	json_object_set_new(o, "ktime_cost_ns", json_real((double)in->ktime_cost_ps / 1e3));
-	json_object_set_new(o, "cycles_cost_ns", json_real((double)in->cycles_cost_ps / 1e3));
-	json_object_set_new(o, "cycles_khz", json_integer((json_int_t)in->cycles_khz));
-	json_object_set_new(o, "cycles_calibration", json_string(calib_name(in->cycles_calib)));
-	json_object_set_new(o, "syscall_max", json_integer(in->syscall_max));
-	json_object_set_new(o, "trace_active", json_boolean(in->trace_active));
-	if (in->trace_active)
-		json_object_set_new(o, "trace_tgid", json_integer(in->trace_tgid));
-	json_object_set_new(caps, "syscall_trace",
-			    json_boolean(in->caps & PERFPROBE_CAP_SYSCALL_TRACE));
-	json_object_set_new(caps, "pgfault_kretprobe",
-			    json_boolean(in->caps & PERFPROBE_CAP_PGFAULT_KRETPROBE));
-	json_object_set_new(caps, "pgfault_tracepoint",
-			    json_boolean(in->caps & PERFPROBE_CAP_PGFAULT_TP));
-	json_object_set_new(caps, "copy_kprobes",
-			    json_boolean(in->caps & PERFPROBE_CAP_COPY_KPROBES));
-	json_object_set_new(caps, "cycle_counter",
-			    json_boolean(in->caps & PERFPROBE_CAP_CYCLE_COUNTER));
-	json_object_set_new(o, "capabilities", caps);
+	pp_print_text("capabilities:\n");
+	pp_print_open_object("capabilities");
+	cap_print("syscall_trace", "syscall trace:", in->caps & PERFPROBE_CAP_SYSCALL_TRACE,
+		  "yes (raw_syscalls tracepoints)", NULL);
+	cap_print("pgfault_kretprobe", "page-fault kretprobe:",
+		  in->caps & PERFPROBE_CAP_PGFAULT_KRETPROBE, "yes (handle_mm_fault)",
+		  in->pgfault_reason);
+	cap_print("pgfault_tracepoint", "page_fault_user tracepoint:",
+		  in->caps & PERFPROBE_CAP_PGFAULT_TP, "yes", NULL);
+	cap_print("cycle_counter", NULL, in->caps & PERFPROBE_CAP_CYCLE_COUNTER, NULL, NULL);
+	cap_print("copy_kprobes", copy ? NULL : "copy-routine kprobes:", copy, NULL,
+		  in->copy_reason);
+	pp_print_close_object();
+	/* the symbols are the text of the copy-routine line */
+	if (copy)
+		pp_print_text("  %-27s ", "copy-routine kprobes:");
+	pp_print_open_array("copy_symbols");
 	for (i = 0; i < in->ncopy_syms; i++)
-		json_array_append_new(syms, json_string(in->copy_syms[i]));
-	json_object_set_new(o, "copy_symbols", syms);
+		pp_print_string(copy ? PP_ANY : PP_JSON, NULL, i ? ", %s" : "%s",
+				in->copy_syms[i]);
+	pp_print_close_array();
+	if (copy)
+		pp_print_nl();
 	if (in->copy_reason[0])
-		json_object_set_new(o, "copy_reason", json_string(in->copy_reason));
+		pp_print_string(PP_JSON, "copy_reason", NULL, in->copy_reason);
 	if (in->pgfault_reason[0])
-		json_object_set_new(o, "pgfault_reason", json_string(in->pgfault_reason));
-	return o;
+		pp_print_string(PP_JSON, "pgfault_reason", NULL, in->pgfault_reason);
+}
+
+static void status_print(const struct ppnl_info *in)
+{
+	int cyc = in->cycles_khz ? PP_ANY : PP_JSON;
+
+	pp_print_string(PP_JSON, "format", NULL, "perfprobe-kmod-status");
+	pp_print_bool(PP_JSON, "loaded", NULL, true);
+	pp_print_text("perfprobe.ko: loaded\n");
+	pp_print_uint(PP_ANY, "abi_version", "  ABI version:          %u\n", in->abi_version);
+	pp_print_string(PP_ANY, "module_version", "  module version:       %s\n",
+			in->module_version);
+	pp_print_string(PP_ANY, "clocksource", "  clocksource:          %s\n", in->clocksource);
+	pp_print_u64(PP_ANY, "clock_res_ns", "  clock resolution:     %llu ns\n",
+		     in->clock_res_ns);
+	pp_print_double(PP_ANY, "ktime_cost_ns", "  ktime_get_ns() cost:  %.1f ns\n",
+			(double)in->ktime_cost_ps / 1e3);
+	pp_print_double(PP_ANY, "cycles_cost_ns", "  get_cycles() cost:    %.1f ns\n",
+			(double)in->cycles_cost_ps / 1e3);
+	if (!in->cycles_khz)
+		pp_print_text("  cycle counter:        none\n");
+	pp_print_u64(cyc, "cycles_khz", "  cycle counter:        %llu kHz", in->cycles_khz);
+	pp_print_string(cyc, "cycles_calibration", " (calibration: %s)\n",
+			calib_name(in->cycles_calib));
+	pp_print_uint(PP_JSON, "syscall_max", NULL, in->syscall_max);
+	pp_print_bool(PP_JSON, "trace_active", NULL, in->trace_active);
+	if (in->trace_active)
+		pp_print_uint(PP_ANY, "trace_tgid", "  trace:                active (tgid %u)\n",
+			      in->trace_tgid);
+	else
+		pp_print_text("  trace:                idle\n");
+	caps_print(in);
 }
 
 static int kmod_status(struct pp_cli *cli)
@@ -245,28 +195,31 @@ static int kmod_status(struct pp_cli *cli)
 	if (ret)
 		return ret;
 	ppnl_close(&s);
-	if (cli->opts.json)
-		return pp_json_print(status_json(&info));
-	status_text(&info);
-	return 0;
+	pp_print_start(stdout, cli->opts.json);
+	status_print(&info);
+	return pp_print_done();
 }
 
 /* --- kmod check FILE.ko --- */
 
-static json_t *check_json(const char *path, const struct pp_modinfo *mi,
-			  const char *rel, const char *running, bool match)
+static void check_print(const char *path, const struct pp_modinfo *mi,
+			const char *rel, const char *running, bool match)
 {
-	json_t *o = json_object();
-
-	json_object_set_new(o, "format", json_string("perfprobe-kmod-check"));
-	json_object_set_new(o, "file", json_string(path));
-	json_object_set_new(o, "name", json_string(mi->name));
-	json_object_set_new(o, "version", json_string(mi->version));
-	json_object_set_new(o, "vermagic", json_string(mi->vermagic));
-	json_object_set_new(o, "built_for", json_string(rel));
-	json_object_set_new(o, "running", json_string(running));
-	json_object_set_new(o, "matches", json_boolean(match));
-	return o;
+	pp_print_string(PP_JSON, "format", NULL, "perfprobe-kmod-check");
+	pp_print_string(PP_ANY, "file", "%s: ", path);
+	/* absent from .modinfo: null, "-" in text */
+	pp_print_string(PP_ANY, "name", "module %s", mi->name[0] ? mi->name : NULL);
+	pp_print_string(PP_ANY, "version", ", version %s\n",
+			mi->version[0] ? mi->version : NULL);
+	pp_print_string(PP_ANY, "vermagic", "  vermagic:        %s\n", mi->vermagic);
+	pp_print_string(PP_ANY, "built_for", "  built for:       %s\n", rel);
+	pp_print_string(PP_ANY, "running", "  running kernel:  %s\n", running);
+	pp_print_bool(PP_JSON, "matches", NULL, match);
+	if (match)
+		pp_print_text("  matches: the module was built for the running kernel\n");
+	else
+		pp_print_text("  does not match: insmod will refuse it here; rebuild with: make kmod KDIR=/lib/modules/%s/build\n",
+			      running);
 }
 
 static int kmod_check(struct pp_cli *cli, const char *path)
@@ -284,22 +237,10 @@ static int kmod_check(struct pp_cli *cli, const char *path)
 	uname(&u);
 	pp_vermagic_release(mi.vermagic, rel, sizeof(rel));
 	match = !strcmp(rel, u.release);
-	if (cli->opts.json) {
-		ret = pp_json_print(check_json(path, &mi, rel, u.release, match));
-		return ret ? ret : match ? 0 : PP_EXIT_FAIL;
-	}
-	printf("%s: module %s, version %s\n", path, mi.name[0] ? mi.name : "?",
-	       mi.version[0] ? mi.version : "?");
-	printf("  vermagic:        %s\n", mi.vermagic);
-	printf("  built for:       %s\n", rel);
-	printf("  running kernel:  %s\n", u.release);
-	if (match) {
-		printf("  matches: the module was built for the running kernel\n");
-		return 0;
-	}
-	printf("  does not match: insmod will refuse it here; rebuild with: make kmod KDIR=/lib/modules/%s/build\n",
-	       u.release);
-	return PP_EXIT_FAIL;
+	pp_print_start(stdout, cli->opts.json);
+	check_print(path, &mi, rel, u.release, match);
+	ret = pp_print_done();
+	return ret ? ret : match ? 0 : PP_EXIT_FAIL;
 }
 
 int pp_cmd_kmod(struct pp_cli *cli, int argc, char **argv)
@@ -363,32 +304,20 @@ static int timer_opts(struct pp_cli *cli, uint64_t *period, uint64_t *count)
 	return pp_timer_check(*period, *count);
 }
 
-static json_t *timer_json(const struct ppnl_timer *t, const struct ppnl_info *in)
+static void timer_print(const struct ppnl_timer *t, const struct ppnl_info *in)
 {
-	json_t *o = json_object();
-
-	json_object_set_new(o, "format", json_string("perfprobe-timer"));
-	json_object_set_new(o, "period_ns", json_integer((json_int_t)t->period_ns));
-	json_object_set_new(o, "count", json_integer(t->count));
-	json_object_set_new(o, "clocksource", json_string(in->clocksource));
-	json_object_set_new(o, "clock_res_ns", json_integer((json_int_t)in->clock_res_ns));
-	json_object_set_new(o, "lateness", pp_stats_json(&t->late));
-	return o;
-}
-
-static void timer_text(const struct ppnl_timer *t, const struct ppnl_info *in)
-{
-	char p[32], a[32], b[32], c[32];
-
-	fmt_ns(p, sizeof(p), (double)t->period_ns);
-	printf("hrtimer lateness: %u expiries every %s (clocksource %s, resolution %llu ns)\n",
-	       t->count, p, in->clocksource, (unsigned long long)in->clock_res_ns);
-	fmt_ns(a, sizeof(a), (double)t->late.min_ns);
-	fmt_ns(b, sizeof(b), (double)t->late.mean_ns);
-	fmt_ns(c, sizeof(c), (double)t->late.max_ns);
-	printf("  min %s, mean %s, max %s\n\n", a, b, c);
-	printf("  %-22s %10s\n", "lateness", "expiries");
-	pp_hist_print(stdout, &t->late, "  ");
+	pp_print_string(PP_JSON, "format", NULL, "perfprobe-timer");
+	pp_print_uint(PP_ANY, "count", "hrtimer lateness: %u expiries", t->count);
+	pp_print_ns(PP_ANY, "period_ns", " every %s", t->period_ns);
+	pp_print_string(PP_ANY, "clocksource", " (clocksource %s", in->clocksource);
+	pp_print_u64(PP_ANY, "clock_res_ns", ", resolution %llu ns)\n", in->clock_res_ns);
+	pp_print_ns(PP_FP, NULL, "  min %s", t->late.min_ns);
+	pp_print_ns(PP_FP, NULL, ", mean %s", t->late.mean_ns);
+	pp_print_ns(PP_FP, NULL, ", max %s\n\n", t->late.max_ns);
+	pp_print_text("  %-22s %10s\n", "lateness", "expiries");
+	pp_print_open_object("lateness");
+	pp_stats_print(&t->late, "  ");
+	pp_print_close_object();
 }
 
 int pp_cmd_timer(struct pp_cli *cli, int argc, char **argv)
@@ -415,8 +344,7 @@ int pp_cmd_timer(struct pp_cli *cli, int argc, char **argv)
 		return PP_EXIT_FAIL;
 	}
 	ppnl_close(&s);
-	if (cli->opts.json)
-		return pp_json_print(timer_json(&t, &info));
-	timer_text(&t, &info);
-	return 0;
+	pp_print_start(stdout, cli->opts.json);
+	timer_print(&t, &info);
+	return pp_print_done();
 }

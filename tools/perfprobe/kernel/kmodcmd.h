@@ -6,9 +6,6 @@
 #ifndef PP_KMODCMD_H
 #define PP_KMODCMD_H
 
-#include <jansson.h>
-#include <stdio.h>
-
 #include "commands.h"
 #include "ppnl.h"
 
@@ -21,12 +18,13 @@
  */
 int pp_kmod_open(struct ppnl *s, struct ppnl_info *info, const char *what);
 
-/* A log2 histogram as text bars, one line per non-empty bucket. */
-void pp_hist_print(FILE *f, const struct ppnl_stats *st, const char *indent);
-json_t *pp_stats_json(const struct ppnl_stats *st);
-
-/* Print a JSON document on stdout and release it; 0 or PP_EXIT_FAIL. */
-int pp_json_print(json_t *o);
+/*
+ * Statistics through the print layer (print.h), in the open JSON object:
+ * count, sum, min, mean and max in ns and the log2 histogram.  Text: only
+ * the histogram, one bar per non-empty bucket under indent, and only when
+ * indent is not NULL.
+ */
+void pp_stats_print(const struct ppnl_stats *st, const char *indent);
 
 /* timer options, checked (unit tests). */
 int pp_timer_check(uint64_t period_ns, uint64_t count);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kside.h"
+#include "print.h"
 #include "stats.h"
 
 enum { KS_UNTRIED, KS_READY, KS_UNAVAILABLE };
@@ -166,33 +167,38 @@ static bool any_kmod(const struct pp_run *run)
 	return false;
 }
 
-static void cell(FILE *f, double ns, int width)
+/* A column of microseconds from ns, "-" when not measured. */
+static void cell_us(double ns, int width)
 {
 	if (isfinite(ns))
-		fprintf(f, " %*.4f", width, ns * 1e-3);
+		pp_print_text(" %*.4f", width, ns * 1e-3);
 	else
-		fprintf(f, " %*s", width, "-");
+		pp_print_text(" %*s", width, "-");
 }
 
-void pp_kside_print(FILE *f, const struct pp_run *run)
+/*
+ * Text only: in JSON the same figures are each result's "kernel" object
+ * of the results document.
+ */
+void pp_kside_print(const struct pp_run *run)
 {
 	size_t i;
 
 	if (!any_kmod(run))
 		return;
-	fprintf(f, "\nKernel view (perfprobe.ko) - times in microseconds, probe cost shown apart\n");
-	fprintf(f, "%-24s %9s %9s %10s %10s %8s\n", "key", "user us", "kernel us",
-		"entry+exit", "probe cost", "sc/op");
-	fprintf(f, "------------------------ --------- --------- ---------- ---------- --------\n");
+	pp_print_text("\nKernel view (perfprobe.ko) - times in microseconds, probe cost shown apart\n");
+	pp_print_text("%-24s %9s %9s %10s %10s %8s\n", "key", "user us", "kernel us",
+		      "entry+exit", "probe cost", "sc/op");
+	pp_print_text("------------------------ --------- --------- ---------- ---------- --------\n");
 	for (i = 0; i < run->nresults; i++) {
 		const struct pp_result *r = &run->results[i];
 
 		if (strcmp(r->k.source, "kmod"))
 			continue;
-		fprintf(f, "%-24s %9.4f", r->key, r->value);
-		cell(f, r->k.kernel_ns_per_op, 9);
-		cell(f, r->k.entry_exit_ns_per_op, 10);
-		cell(f, r->k.probe_ns_per_op, 10);
-		fprintf(f, " %8.2f\n", r->k.syscalls_per_op);
+		pp_print_text("%-24s %9.4f", r->key, r->value);
+		cell_us(r->k.kernel_ns_per_op, 9);
+		cell_us(r->k.entry_exit_ns_per_op, 10);
+		cell_us(r->k.probe_ns_per_op, 10);
+		pp_print_text(" %8.2f\n", r->k.syscalls_per_op);
 	}
 }

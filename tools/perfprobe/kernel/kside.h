@@ -6,8 +6,6 @@
 #ifndef PP_KSIDE_H
 #define PP_KSIDE_H
 
-#include <stdio.h>
-
 #include "harness.h"
 #include "ktrace.h"
 #include "ppnl.h"
@@ -25,7 +23,10 @@ int pp_kside_compute(const struct ppnl_trace *t, const char *const *names,
 void pp_kside_syscall(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
 		      void *arg, const char *const *names);
 
-/* The "Kernel view (perfprobe.ko)" table, if any result has one. */
-void pp_kside_print(FILE *f, const struct pp_run *run);
+/*
+ * The "Kernel view (perfprobe.ko)" table, if any result has one, through
+ * the print layer (print.h) in text mode.
+ */
+void pp_kside_print(const struct pp_run *run);
 
 #endif /* PP_KSIDE_H */

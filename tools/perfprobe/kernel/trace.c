@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "kmodcmd.h"
+#include "print.h"
 
 static const struct option trace_longopts[] = {
 	{ "hist", no_argument, NULL, 'H' },
@@ -154,15 +155,24 @@ static int do_trace(struct ppnl *s, char **argv, struct child *ch,
 
 /* --- output --- */
 
-static void status_text(int status, char *buf, size_t size)
+/* How the command ended: exit status and signal, null when not so. */
+static void status_print(int status)
 {
+	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+
 	if (WIFEXITED(status))
-		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, size, "killed by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
+		pp_print_int(PP_ANY, "exit_status", "exited with status %d",
+			     WEXITSTATUS(status));
 	else
-		snprintf(buf, size, "ended with wait status %#x", status);
+		pp_print_null(PP_JSON, "exit_status", NULL, NULL);
+	if (sig) {
+		pp_print_int(PP_ANY, "signal", "killed by signal %d", sig);
+		pp_print_string(PP_FP, NULL, " (%s)", strsignal(sig));
+	} else {
+		pp_print_null(PP_JSON, "signal", NULL, NULL);
+	}
+	if (!WIFEXITED(status) && !sig)
+		pp_print_text("ended with wait status %#x", status);
 }
 
 static int by_total(const void *a, const void *b)
@@ -174,143 +184,129 @@ static int by_total(const void *a, const void *b)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
-static const char *sc_name(uint32_t nr, char *buf, size_t size)
+static void sys_print(const struct ppnl_sys *sc, bool copies, bool hist)
 {
-	const char *n = ppnl_syscall_name(nr);
+	const struct ppnl_stats *st = &sc->st;
+	char buf[32];
 
-	if (n)
-		return n;
-	snprintf(buf, size, "syscall_%u", nr);
-	return buf;
+	pp_print_open_object(NULL);
+	pp_print_uint(PP_JSON, "nr", NULL, sc->nr);
+	/* unknown to this build: null, and its number in text */
+	snprintf(buf, sizeof(buf), "syscall_%u", sc->nr);
+	if (ppnl_syscall_name(sc->nr))
+		pp_print_string(PP_ANY, "name", "   %-22s", ppnl_syscall_name(sc->nr));
+	else
+		pp_print_null(PP_ANY, "name", "   %-22s", buf);
+	pp_print_u64(PP_FP, NULL, " %8llu", st->count);
+	pp_print_double(PP_FP, NULL, " %10.3f", (double)st->sum_ns / 1e6);
+	pp_print_double(PP_FP, NULL, " %10.3f",
+			st->count ? (double)st->sum_ns / (double)st->count / 1e3 : 0);
+	pp_print_double(PP_FP, NULL, " %10.3f\n", (double)st->max_ns / 1e3);
+	pp_print_open_object("stats");
+	pp_stats_print(st, hist ? "        " : NULL);
+	pp_print_close_object();
+	if (copies) {
+		pp_print_u64(PP_JSON, "ucopy_calls", NULL, sc->ucopy_calls);
+		pp_print_u64(PP_JSON, "ucopy_bytes", NULL, sc->ucopy_bytes);
+	}
+	pp_print_close_object();
 }
 
-static void syscalls_text(const struct ppnl_trace *t, bool hist)
+static void syscalls_print(const struct ppnl_trace *t, bool hist)
 {
+	bool copies = t->features & PERFPROBE_CAP_COPY_KPROBES;
 	uint64_t calls = 0, ns = 0;
 	size_t i;
 
-	printf("\n   %-22s %8s %10s %10s %10s\n", "syscall", "calls", "total ms",
-	       "mean us", "max us");
-	printf("   ---------------------- -------- ---------- ---------- ----------\n");
+	pp_print_text("\n   %-22s %8s %10s %10s %10s\n", "syscall", "calls", "total ms",
+		      "mean us", "max us");
+	pp_print_text("   ---------------------- -------- ---------- ---------- ----------\n");
+	pp_print_open_array("syscalls");
 	for (i = 0; i < t->nsys; i++) {
-		const struct ppnl_sys *sc = &t->sys[i];
-		char buf[32];
-
-		printf("   %-22s %8llu %10.3f %10.3f %10.3f\n", sc_name(sc->nr, buf, sizeof(buf)),
-		       (unsigned long long)sc->st.count, (double)sc->st.sum_ns / 1e6,
-		       sc->st.count ? (double)sc->st.sum_ns / (double)sc->st.count / 1e3 : 0,
-		       (double)sc->st.max_ns / 1e3);
-		if (hist)
-			pp_hist_print(stdout, &sc->st, "        ");
-		calls += sc->st.count;
-		ns += sc->st.sum_ns;
+		sys_print(&t->sys[i], copies, hist);
+		calls += t->sys[i].st.count;
+		ns += t->sys[i].st.sum_ns;
 	}
-	printf("   %-22s %8llu %10.3f\n", "total", (unsigned long long)calls, (double)ns / 1e6);
+	pp_print_close_array();
+	pp_print_text("   %-22s %8llu %10.3f\n", "total", (unsigned long long)calls,
+		      (double)ns / 1e6);
 }
 
-static void faults_text(const struct ppnl_trace *t, const struct ppnl_info *in)
+static void fault_stats(const char *key, const struct ppnl_stats *st,
+			const char *what)
 {
-	const struct ppnl_stats *mi = &t->pf_minor, *ma = &t->pf_major;
+	pp_print_open_object(key);
+	pp_stats_print(st, NULL);
+	pp_print_close_object();
+	pp_print_text("%llu %s (mean %.3f us, max %.3f us)", (unsigned long long)st->count,
+		      what, (double)st->mean_ns / 1e3, (double)st->max_ns / 1e3);
+}
 
-	if (t->features & PERFPROBE_CAP_PGFAULT_KRETPROBE) {
-		printf("page faults: %llu minor (mean %.3f us, max %.3f us), %llu major (mean %.3f us, max %.3f us)",
-		       (unsigned long long)mi->count, (double)mi->mean_ns / 1e3,
-		       (double)mi->max_ns / 1e3, (unsigned long long)ma->count,
-		       (double)ma->mean_ns / 1e3, (double)ma->max_ns / 1e3);
-		if (t->pf_missed)
-			printf(", %llu missed", (unsigned long long)t->pf_missed);
-		putchar('\n');
-	} else if (t->features & PERFPROBE_CAP_PGFAULT_TP) {
-		printf("page faults: %llu (page_fault_user tracepoint; no latencies: %s)\n",
-		       (unsigned long long)t->pf_tp,
-		       in->pgfault_reason[0] ? in->pgfault_reason : "no kretprobe");
-	} else {
-		printf("page faults: not available on this kernel: %s\n",
-		       in->pgfault_reason[0] ? in->pgfault_reason : "no probe");
+static void faults_print(const struct ppnl_trace *t, const struct ppnl_info *in)
+{
+	bool kret = t->features & PERFPROBE_CAP_PGFAULT_KRETPROBE;
+
+	pp_print_open_object("page_faults");
+	if (kret) {
+		pp_print_text("page faults: ");
+		fault_stats("minor", &t->pf_minor, "minor");
+		pp_print_text(", ");
+		fault_stats("major", &t->pf_major, "major");
+		pp_print_u64(t->pf_missed ? PP_ANY : PP_JSON, "missed", ", %llu missed",
+			     t->pf_missed);
+		pp_print_nl();
 	}
-}
-
-static void copies_text(const struct ppnl_trace *t, const struct ppnl_info *in)
-{
-	if (t->features & PERFPROBE_CAP_COPY_KPROBES)
-		printf("copy routines: %llu calls, %llu bytes\n",
-		       (unsigned long long)t->ucopy_calls,
-		       (unsigned long long)t->ucopy_bytes);
-	else
-		printf("copy routines: not available on this kernel: %s\n",
-		       in->copy_reason[0] ? in->copy_reason : "not probeable");
-}
-
-static void trace_text(char **argv, const struct child *ch,
-		       const struct ppnl_trace *t, const struct ppnl_info *in,
-		       bool hist)
-{
-	char st[96];
-
-	status_text(ch->status, st, sizeof(st));
-	printf(" %s (pid %d): %s; traced %.3f ms", argv[0], (int)ch->pid, st,
-	       (double)t->duration_ns / 1e6);
-	if (t->dropped)
-		printf(", %llu syscalls not timed", (unsigned long long)t->dropped);
-	putchar('\n');
-	syscalls_text(t, hist);
-	putchar('\n');
-	faults_text(t, in);
-	copies_text(t, in);
-}
-
-static json_t *sys_json(const struct ppnl_sys *sc, bool copies)
-{
-	json_t *o = json_object();
-	const char *name = ppnl_syscall_name(sc->nr);
-
-	json_object_set_new(o, "nr", json_integer(sc->nr));
-	json_object_set_new(o, "name", name ? json_string(name) : json_null());
-	json_object_set_new(o, "stats", pp_stats_json(&sc->st));
-	if (copies) {
-		json_object_set_new(o, "ucopy_calls", json_integer((json_int_t)sc->ucopy_calls));
-		json_object_set_new(o, "ucopy_bytes", json_integer((json_int_t)sc->ucopy_bytes));
+	/* with the kretprobe the tracepoint's count is JSON only */
+	if (t->features & PERFPROBE_CAP_PGFAULT_TP) {
+		pp_print_u64(kret ? PP_JSON : PP_ANY, "tracepoint_count",
+			     "page faults: %llu (page_fault_user tracepoint; ", t->pf_tp);
+		if (!kret)
+			pp_print_text("no latencies: %s)\n",
+				      in->pgfault_reason[0] ? in->pgfault_reason : "no kretprobe");
+	} else if (!kret) {
+		pp_print_text("page faults: not available on this kernel: %s\n",
+			      in->pgfault_reason[0] ? in->pgfault_reason : "no probe");
 	}
-	return o;
+	pp_print_close_object();
 }
 
-static json_t *trace_json(char **argv, int argc, const struct child *ch,
-			  const struct ppnl_trace *t)
+static void copies_print(const struct ppnl_trace *t, const struct ppnl_info *in)
 {
-	bool copies = t->features & PERFPROBE_CAP_COPY_KPROBES;
-	json_t *o = json_object(), *cmd = json_array(), *sys = json_array();
-	json_t *pf = json_object();
-	size_t i;
+	if (t->features & PERFPROBE_CAP_COPY_KPROBES) {
+		pp_print_u64(PP_ANY, "ucopy_calls", "copy routines: %llu calls", t->ucopy_calls);
+		pp_print_u64(PP_ANY, "ucopy_bytes", ", %llu bytes\n", t->ucopy_bytes);
+		return;
+	}
+	pp_print_null(PP_JSON, "ucopy_calls", NULL, NULL);
+	pp_print_null(PP_JSON, "ucopy_bytes", NULL, NULL);
+	pp_print_text("copy routines: not available on this kernel: %s\n",
+		      in->copy_reason[0] ? in->copy_reason : "not probeable");
+}
+
+static void trace_print(char **argv, int argc, const struct child *ch,
+			const struct ppnl_trace *t, const struct ppnl_info *in,
+			bool hist)
+{
 	int a;
 
-	json_object_set_new(o, "format", json_string("perfprobe-trace"));
+	pp_print_string(PP_JSON, "format", NULL, "perfprobe-trace");
+	pp_print_open_array("command");
 	for (a = 0; a < argc; a++)
-		json_array_append_new(cmd, json_string(argv[a]));
-	json_object_set_new(o, "command", cmd);
-	json_object_set_new(o, "pid", json_integer(ch->pid));
-	json_object_set_new(o, "exit_status", WIFEXITED(ch->status) ?
-			    json_integer(WEXITSTATUS(ch->status)) : json_null());
-	json_object_set_new(o, "signal", WIFSIGNALED(ch->status) ?
-			    json_integer(WTERMSIG(ch->status)) : json_null());
-	json_object_set_new(o, "features", json_integer(t->features));
-	json_object_set_new(o, "duration_ns", json_integer((json_int_t)t->duration_ns));
-	json_object_set_new(o, "dropped", json_integer((json_int_t)t->dropped));
-	for (i = 0; i < t->nsys; i++)
-		json_array_append_new(sys, sys_json(&t->sys[i], copies));
-	json_object_set_new(o, "syscalls", sys);
-	if (t->features & PERFPROBE_CAP_PGFAULT_KRETPROBE) {
-		json_object_set_new(pf, "minor", pp_stats_json(&t->pf_minor));
-		json_object_set_new(pf, "major", pp_stats_json(&t->pf_major));
-		json_object_set_new(pf, "missed", json_integer((json_int_t)t->pf_missed));
-	}
-	if (t->features & PERFPROBE_CAP_PGFAULT_TP)
-		json_object_set_new(pf, "tracepoint_count", json_integer((json_int_t)t->pf_tp));
-	json_object_set_new(o, "page_faults", pf);
-	json_object_set_new(o, "ucopy_calls", copies ?
-			    json_integer((json_int_t)t->ucopy_calls) : json_null());
-	json_object_set_new(o, "ucopy_bytes", copies ?
-			    json_integer((json_int_t)t->ucopy_bytes) : json_null());
-	return o;
+		pp_print_string(PP_JSON, NULL, NULL, argv[a]);
+	pp_print_close_array();
+	pp_print_string(PP_FP, NULL, " %s", argv[0]);
+	pp_print_int(PP_ANY, "pid", " (pid %d): ", (int)ch->pid);
+	status_print(ch->status);
+	pp_print_uint(PP_JSON, "features", NULL, t->features);
+	pp_print_u64(PP_JSON, "duration_ns", NULL, t->duration_ns);
+	pp_print_double(PP_FP, NULL, "; traced %.3f ms", (double)t->duration_ns / 1e6);
+	pp_print_u64(t->dropped ? PP_ANY : PP_JSON, "dropped", ", %llu syscalls not timed",
+		     t->dropped);
+	pp_print_nl();
+	syscalls_print(t, hist);
+	pp_print_nl();
+	faults_print(t, in);
+	copies_print(t, in);
 }
 
 int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
@@ -334,10 +330,9 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
 		return ret;
 	if (t.nsys)
 		qsort(t.sys, t.nsys, sizeof(*t.sys), by_total);
-	if (cli->opts.json)
-		ret = pp_json_print(trace_json(argv, argc, &ch, &t));
-	else
-		trace_text(argv, &ch, &t, &info, hist);
+	pp_print_start(stdout, cli->opts.json);
+	trace_print(argv, argc, &ch, &t, &info, hist);
+	ret = pp_print_done();
 	ppnl_trace_free(&t);
 	return ret;
 }
