@@ -220,10 +220,13 @@ static void test_list_json(void **state)
 {
 	char *argv[] = { "perfprobe", "--json", "list", NULL };
 	char *text = output_of(3, argv);
-	json_t *all = json_loads(text, 0, NULL);
+	json_t *doc = json_loads(text, 0, NULL);
+	json_t *all = json_object_get(doc, "benchmarks");
 	unsigned int b;
 
 	(void)state;
+	assert_string_equal(json_string_value(json_object_get(doc, "format")),
+			    "perfprobe-list");
 	assert_true(json_is_array(all));
 	assert_int_equal(json_array_size(all), pp_nbenches);
 	for (b = 0; b < pp_nbenches; b++) {
@@ -244,7 +247,7 @@ static void test_list_json(void **state)
 		}
 		assert_int_equal(json_array_size(keys), i);
 	}
-	json_decref(all);
+	json_decref(doc);
 	free(text);
 }
 

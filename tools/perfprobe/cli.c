@@ -5,7 +5,6 @@
  */
 #define _GNU_SOURCE
 #include <getopt.h>
-#include <jansson.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -312,64 +311,46 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 
 /* --- list --- */
 
-static void list_text(const struct pp_bench *b)
+/* One benchmark: a line, and with -v (text) or --json its declared keys. */
+static void list_bench(const struct pp_bench *b)
 {
 	const struct pp_key_decl *k;
 
-	printf("%-16s %-7s %s\n", b->name, b->group, b->summary);
-	for (k = b->keys; pp_verbose && k && k->pattern; k++)
-		printf("%-16s  %-32s %-8s %-6s %s\n", "", k->pattern, k->unit,
-		       pp_dir_name(k->dir), k->desc);
-}
-
-static json_t *list_json(const struct pp_bench *b)
-{
-	json_t *o = json_object(), *keys = json_array();
-	const struct pp_key_decl *k;
-
-	json_object_set_new(o, "name", json_string(b->name));
-	json_object_set_new(o, "group", json_string(b->group));
-	json_object_set_new(o, "summary", json_string(b->summary));
-	json_object_set_new(o, "default", json_boolean(!b->not_default));
-	for (k = b->keys; k && k->pattern; k++) {
-		json_t *d = json_object();
-
-		json_object_set_new(d, "pattern", json_string(k->pattern));
-		json_object_set_new(d, "unit", json_string(k->unit));
-		json_object_set_new(d, "direction", json_string(pp_dir_name(k->dir)));
-		json_object_set_new(d, "description", json_string(k->desc));
-		json_array_append_new(keys, d);
+	pp_print_open_object(NULL);
+	pp_print_string(PP_ANY, "name", "%-16s ", b->name);
+	pp_print_string(PP_ANY, "group", "%-7s ", b->group);
+	pp_print_string(PP_ANY, "summary", "%s\n", b->summary);
+	pp_print_bool(PP_JSON, "default", NULL, !b->not_default);
+	pp_print_open_array("keys");
+	for (k = b->keys; (pp_verbose || pp_print_json()) && k && k->pattern; k++) {
+		pp_print_open_object(NULL);
+		pp_print_string(PP_ANY, "pattern", "                  %-32s ", k->pattern);
+		pp_print_string(PP_ANY, "unit", "%-8s ", k->unit);
+		pp_print_string(PP_ANY, "direction", "%-6s ", pp_dir_name(k->dir));
+		pp_print_string(PP_ANY, "description", "%s\n", k->desc);
+		pp_print_close_object();
 	}
-	json_object_set_new(o, "keys", keys);
-	return o;
+	pp_print_close_array();
+	pp_print_close_object();
 }
 
 /* Text: one line a benchmark, -v adds its declared keys; --json: all of it. */
 static int cmd_list(struct pp_cli *cli, int argc, char **argv)
 {
-	json_t *all = json_array();
 	unsigned int i;
-	int ret = PP_EXIT_OK;
 
 	if (argc > 1)
-		ret = pp_usage_err("list: at most one group");
-	else if (argc == 1 && !pp_group_valid(argv[0]))
-		ret = pp_usage_err("list: unknown group '%s'", argv[0]);
-	for (i = 0; i < pp_nbenches && ret == PP_EXIT_OK; i++) {
-		const struct pp_bench *b = pp_benches[i];
-
-		if (argc == 1 && strcmp(b->group, argv[0]))
-			continue;
-		if (cli->opts.json)
-			json_array_append_new(all, list_json(b));
-		else
-			list_text(b);
-	}
-	if (ret == PP_EXIT_OK && cli->opts.json &&
-	    json_dumpf(all, stdout, JSON_INDENT(2)) == 0)
-		putchar('\n');
-	json_decref(all);
-	return ret;
+		return pp_usage_err("list: at most one group");
+	if (argc == 1 && !pp_group_valid(argv[0]))
+		return pp_usage_err("list: unknown group '%s'", argv[0]);
+	pp_print_start(stdout, cli->opts.json);
+	pp_print_string(PP_JSON, "format", NULL, "perfprobe-list");
+	pp_print_open_array("benchmarks");
+	for (i = 0; i < pp_nbenches; i++)
+		if (argc == 0 || !strcmp(pp_benches[i]->group, argv[0]))
+			list_bench(pp_benches[i]);
+	pp_print_close_array();
+	return pp_print_done();
 }
 
 /* --- run --- */
