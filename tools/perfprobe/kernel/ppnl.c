@@ -317,6 +317,13 @@ int ppnl_parse_copy(struct nlmsghdr *hdr, struct ppnl_copy *c)
 	if (parse_top(hdr, tb) || !tb[PERFPROBE_A_COPY_ITERATIONS] ||
 	    !tb[PERFPROBE_A_COPY_TOTAL_NS])
 		return -EBADMSG;
+	/* the module echoes what it did: the request's fields */
+	if (tb[PERFPROBE_A_COPY_DIR])
+		c->dir = get_u32(tb[PERFPROBE_A_COPY_DIR]);
+	if (tb[PERFPROBE_A_COPY_SIZE])
+		c->size = get_u64(tb[PERFPROBE_A_COPY_SIZE]);
+	if (tb[PERFPROBE_A_COPY_OFFSET])
+		c->offset = get_u64(tb[PERFPROBE_A_COPY_OFFSET]);
 	c->done = get_u32(tb[PERFPROBE_A_COPY_ITERATIONS]);
 	c->total_ns = get_u64(tb[PERFPROBE_A_COPY_TOTAL_NS]);
 	c->bytes = get_u64(tb[PERFPROBE_A_COPY_BYTES]);
@@ -351,7 +358,8 @@ static int parse_summary(struct nlattr **tb, struct ppnl_trace *t)
 	t->dropped = get_u64(tb[PERFPROBE_A_TRACE_DROPPED]);
 	t->ucopy_calls = get_u64(tb[PERFPROBE_A_UCOPY_CALLS]);
 	t->ucopy_bytes = get_u64(tb[PERFPROBE_A_UCOPY_BYTES]);
-	if (tb[PERFPROBE_A_PGFAULT])
+	t->have_pgfault = tb[PERFPROBE_A_PGFAULT] != NULL;
+	if (t->have_pgfault)
 		return parse_pgfault(tb[PERFPROBE_A_PGFAULT], t);
 	return 0;
 }

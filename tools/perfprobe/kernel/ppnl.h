@@ -124,6 +124,7 @@ struct ppnl_trace {
 	bool active;
 	uint32_t tgid, features;
 	uint64_t duration_ns, dropped, ucopy_calls, ucopy_bytes;
+	bool have_pgfault;		/* the PGFAULT nest was there */
 	struct ppnl_stats pf_minor, pf_major;
 	uint64_t pf_retry, pf_error, pf_missed, pf_tp;
 	struct ppnl_sys *sys;		/* ascending nr, count > 0 */
