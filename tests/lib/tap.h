@@ -6,14 +6,16 @@
  * Lines are printed without numbers ("ok - NAME", "not ok - NAME",
  * "ok - NAME # SKIP REASON", "# diagnostic"): a test program may run as
  * one of several whose lines the caller numbers and plans
- * (tests/lib/tap.sh, tests/vm/guest-tests.sh).  tap_exit() ends the
- * program with the kselftest codes: KSFT_PASS 0, KSFT_FAIL 1,
+ * (tests/lib/tap.sh, tests/vm/guest-tests.sh).  tap_exit_code() gives the
+ * exit code with the kselftest codes: KSFT_PASS 0, KSFT_FAIL 1,
  * KSFT_SKIP 4 (everything was skipped).
  *
  *	tap_ok(n == 3, "three calls counted (got %d)", n);
  *	tap_skip("no CAP_PERFMON", "perfmon-only case");
  *	tap_diag("kernel reports: %s", msg);
- *	return tap_exit();
+ *	return tap_exit_code();
+ *
+ * A program of several files puts TAP_STATE_DEFINE; in one of them.
  */
 #ifndef PP_TAP_H
 #define PP_TAP_H
@@ -32,7 +34,9 @@ struct tap_state {
 	const char *prefix;	/* put before every test name */
 };
 
-static struct tap_state tap_st = { .prefix = "" };
+/* One program, one count: exactly one of its files says TAP_STATE_DEFINE. */
+extern struct tap_state tap_st;
+#define TAP_STATE_DEFINE	struct tap_state tap_st = { .prefix = "" }
 
 static inline void tap_set_quiet(bool quiet)
 {

@@ -33,6 +33,8 @@
  */
 #include "vmtest.h"
 
+TAP_STATE_DEFINE;
+
 static const struct {
 	const char *name;
 	int (*fn)(int, char **);
