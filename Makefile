@@ -209,6 +209,19 @@ $(O)/tests/pp-kview: tests/integration/pp-kview.c $(LIBS_A)
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@ $< \
 		$(LIBS_A) $(PP_LIBS)
 
+# The module's tests inside the QEMU guest, on the tools' netlink client:
+# static where libnl's static archives exist (the guest has no libraries),
+# VMTEST_STATIC=0 for a dynamic build.
+VMTEST_SRCS := $(wildcard tests/vm/pp-vmtest/*.c)
+VMTEST_STATIC ?= 1
+VMTEST_LIBS := -lnl-genl-3 -lnl-3 -lpthread -lm
+$(O)/tests/pp-vmtest: $(VMTEST_SRCS) tests/vm/pp-vmtest/vmtest.h tests/lib/tap.h \
+		$(O)/tools/perfprobe/kernel/ppnl.o $(O)/libppcore.a
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) -Wno-missing-field-initializers -Wno-unused-parameter \
+		-Itests/lib $(PP_LDFLAGS) \
+		$(if $(filter 1,$(VMTEST_STATIC)),-static) -o $@ $(VMTEST_SRCS) \
+		$(O)/tools/perfprobe/kernel/ppnl.o $(O)/libppcore.a $(VMTEST_LIBS)
+
 check-san: check-build
 	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe \
 		ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 \

@@ -132,14 +132,8 @@ command -v modinfo >/dev/null || missing "modinfo not installed (Debian package:
 	missing "busybox not installed (Debian package: busybox-static)"
 CC=${CC:-gcc}
 command -v "$CC" >/dev/null || missing "no C compiler ($CC)"
-NLINC=
-if command -v pkg-config >/dev/null && pkg-config --exists libnl-genl-3.0; then
-	NLINC=$(pkg-config --cflags libnl-genl-3.0)
-elif [ -f /usr/include/libnl3/netlink/genl/genl.h ]; then
-	NLINC=-I/usr/include/libnl3
-else
-	missing "libnl-genl-3 headers not found (Debian packages: libnl-3-dev libnl-genl-3-dev)"
-fi
+{ command -v pkg-config >/dev/null && pkg-config --exists libnl-genl-3.0; } ||
+	missing "libnl-genl-3 not found (Debian packages: libnl-3-dev libnl-genl-3-dev)"
 [ -f "$ROOT/include/uapi/linux/perfprobe.h" ] || fail "include/uapi/linux/perfprobe.h not found"
 [ -d "$ROOT/kmod" ] || fail "kmod/ not found"
 
@@ -190,8 +184,7 @@ VERMAGIC=$(modinfo -F vermagic "$KO" | awk '{print $1}')
 
 # ---------------------------------------------------------------- client ---
 CLIENT=$WORK/pp-vmtest
-CFLAGS="-O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -D_GNU_SOURCE -I$ROOT/include/uapi -I$ROOT/include $NLINC"
-LIBS="-lnl-genl-3 -lnl-3 -lpthread -lm"
+# tests/vm/pp-vmtest/ on the tools' netlink client (Makefile: build/tests/pp-vmtest)
 LIBDIRS=$(gcc -print-search-dirs 2>/dev/null | sed -n 's/^libraries: =//p' | tr ':' ' ')
 static=0
 [ "${PERFPROBE_VMTEST_STATIC:-1}" = 0 ] && LIBDIRS=/nonexistent # test the dynamic path
@@ -199,16 +192,16 @@ for d in $LIBDIRS $([ "${PERFPROBE_VMTEST_STATIC:-1}" = 0 ] || echo /usr/lib/x86
 	if [ -f "$d/libnl-genl-3.a" ] && [ -f "$d/libnl-3.a" ]; then static=1; break; fi
 done
 vsay "building test client ($([ $static = 1 ] && echo static || echo dynamic))"
-# shellcheck disable=SC2086
+rm -f "$ROOT/build/tests/pp-vmtest"
 if [ $static = 1 ]; then
-	run_logged client $CC $CFLAGS -static -o "$CLIENT" "$ROOT/tests/vm/pp-vmtest.c" $LIBS ||
-		static=0
+	run_logged client make -C "$ROOT" VMTEST_STATIC=1 build/tests/pp-vmtest || static=0
 fi
 if [ $static = 0 ]; then
-	# shellcheck disable=SC2086
-	run_logged client $CC $CFLAGS -o "$CLIENT" "$ROOT/tests/vm/pp-vmtest.c" $LIBS ||
-		fail "building tests/vm/pp-vmtest.c failed"
+	rm -f "$ROOT/build/tests/pp-vmtest"
+	run_logged client make -C "$ROOT" VMTEST_STATIC=0 build/tests/pp-vmtest ||
+		fail "building tests/vm/pp-vmtest/ failed"
 fi
+cp "$ROOT/build/tests/pp-vmtest" "$CLIENT" || fail "no build/tests/pp-vmtest"
 
 # ------------------------------------------------------ perfprobe itself ---
 # The CLI runs in the guest too (group cli): its module path can only be

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,14 +154,12 @@ static void get_str(char *dst, size_t size, struct nlattr *a)
 		dst[0] = '\0';
 }
 
-void ppnl_parse_extack(const struct nlmsghdr *hdr, char *buf, size_t size)
+void ppnl_parse_ack(const struct nlmsghdr *hdr, struct ppnl_reply *r)
 {
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
 	const char *data = (const char *)hdr + NLMSG_HDRLEN;
 	size_t off, len;
 
-	if (size)
-		buf[0] = '\0';
 	if (hdr->nlmsg_len < NLMSG_HDRLEN || !(hdr->nlmsg_flags & NLM_F_ACK_TLVS))
 		return;
 	len = hdr->nlmsg_len - NLMSG_HDRLEN;
@@ -185,10 +184,27 @@ void ppnl_parse_extack(const struct nlmsghdr *hdr, char *buf, size_t size)
 		      (int)(len - off), NULL))
 		return;
 	if (tb[NLMSGERR_ATTR_MSG] && nla_len(tb[NLMSGERR_ATTR_MSG]) > 0) {
-		nla_strlcpy(buf, tb[NLMSGERR_ATTR_MSG], size);
+		nla_strlcpy(r->msg, tb[NLMSGERR_ATTR_MSG], sizeof(r->msg));
 		/* the kernel's messages never end with a newline, but be sure */
-		buf[strcspn(buf, "\n")] = '\0';
+		r->msg[strcspn(r->msg, "\n")] = '\0';
+		r->has_msg = r->msg[0] != '\0';
 	}
+	if (tb[NLMSGERR_ATTR_OFFS] && nla_len(tb[NLMSGERR_ATTR_OFFS]) >= 4) {
+		r->offs = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+		r->has_offs = true;
+	}
+	if (tb[NLMSGERR_ATTR_MISS_TYPE] && nla_len(tb[NLMSGERR_ATTR_MISS_TYPE]) >= 4) {
+		r->miss_type = nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
+		r->has_miss = true;
+	}
+}
+
+void ppnl_parse_extack(const struct nlmsghdr *hdr, char *buf, size_t size)
+{
+	struct ppnl_reply r = { 0 };
+
+	ppnl_parse_ack(hdr, &r);
+	snprintf(buf, size, "%s", r.msg);
 }
 
 static int parse_hist(struct nlattr *hist, struct ppnl_stats *st)
@@ -301,6 +317,13 @@ int ppnl_parse_copy(struct nlmsghdr *hdr, struct ppnl_copy *c)
 	if (parse_top(hdr, tb) || !tb[PERFPROBE_A_COPY_ITERATIONS] ||
 	    !tb[PERFPROBE_A_COPY_TOTAL_NS])
 		return -EBADMSG;
+	/* the module echoes what it did: the request's fields */
+	if (tb[PERFPROBE_A_COPY_DIR])
+		c->dir = get_u32(tb[PERFPROBE_A_COPY_DIR]);
+	if (tb[PERFPROBE_A_COPY_SIZE])
+		c->size = get_u64(tb[PERFPROBE_A_COPY_SIZE]);
+	if (tb[PERFPROBE_A_COPY_OFFSET])
+		c->offset = get_u64(tb[PERFPROBE_A_COPY_OFFSET]);
 	c->done = get_u32(tb[PERFPROBE_A_COPY_ITERATIONS]);
 	c->total_ns = get_u64(tb[PERFPROBE_A_COPY_TOTAL_NS]);
 	c->bytes = get_u64(tb[PERFPROBE_A_COPY_BYTES]);
@@ -335,7 +358,8 @@ static int parse_summary(struct nlattr **tb, struct ppnl_trace *t)
 	t->dropped = get_u64(tb[PERFPROBE_A_TRACE_DROPPED]);
 	t->ucopy_calls = get_u64(tb[PERFPROBE_A_UCOPY_CALLS]);
 	t->ucopy_bytes = get_u64(tb[PERFPROBE_A_UCOPY_BYTES]);
-	if (tb[PERFPROBE_A_PGFAULT])
+	t->have_pgfault = tb[PERFPROBE_A_PGFAULT] != NULL;
+	if (t->have_pgfault)
 		return parse_pgfault(tb[PERFPROBE_A_PGFAULT], t);
 	return 0;
 }
@@ -399,70 +423,101 @@ void ppnl_trace_free(struct ppnl_trace *t)
 
 /* --- the session --- */
 
-struct req {
-	struct ppnl *s;
-	int (*parse)(struct nlmsghdr *hdr, void *arg);
-	void *arg;
-	bool done;
-	int err;		/* kernel errno (negative) */
-	int perr;		/* parse error (negative) */
-};
-
-static int on_valid(struct nl_msg *msg, void *arg)
+static int local_error(struct ppnl_reply *r, int err, const char *what,
+		       const char *why)
 {
-	struct req *r = arg;
-	int err;
-
-	if (!r->parse || r->perr)
-		return NL_SKIP;
-	err = r->parse(nlmsg_hdr(msg), r->arg);
-	if (err)
-		r->perr = err;
-	return NL_SKIP;	/* keep reading up to the ACK or DONE */
+	snprintf(r->msg, sizeof(r->msg), "%s: %s", what, why);
+	r->err = err;
+	return err;
 }
 
-static int on_ack(struct nl_msg *msg, void *arg)
+/* The messages of one datagram; true when the answer is complete. */
+static bool read_answer(struct ppnl *s, uint32_t seq, struct nlmsghdr *h,
+			int n, ppnl_cb cb, void *arg, struct ppnl_reply *r)
 {
-	struct req *r = arg;
+	for (; nlmsg_ok(h, n); h = nlmsg_next(h, &n)) {
+		if (h->nlmsg_seq != seq) {
+			s->stale++;
+			continue;
+		}
+		if (h->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *e = nlmsg_data(h);
 
-	(void)msg;
-	r->done = true;
-	return NL_STOP;
-}
+			if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e))) {
+				r->err = PPNL_E_PARSE;
+			} else {
+				r->err = e->error;
+				ppnl_parse_ack(h, r);
+			}
+			return true;
+		}
+		if (h->nlmsg_type == NLMSG_DONE) {
+			int e = 0;
 
-static int on_finish(struct nl_msg *msg, void *arg)
-{
-	struct nlmsghdr *hdr = nlmsg_hdr(msg);
-	struct req *r = arg;
-	int e;
-
-	r->done = true;
-	if (hdr->nlmsg_len >= NLMSG_HDRLEN + sizeof(int)) {
-		memcpy(&e, nlmsg_data(hdr), sizeof(e));
-		if (e < 0) {
+			if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
+				memcpy(&e, nlmsg_data(h), sizeof(e));
 			r->err = e;
-			ppnl_parse_extack(hdr, r->s->msg, sizeof(r->s->msg));
+			ppnl_parse_ack(h, r);
+			return true;
+		}
+		if (h->nlmsg_type == NLMSG_NOOP || h->nlmsg_type == NLMSG_OVERRUN)
+			continue;
+		r->nmsgs++;
+		if (cb) {
+			int err = cb(h, arg);
+
+			if (err < 0 && !r->cb_err)
+				r->cb_err = err;
 		}
 	}
-	return NL_STOP;
+	return false;
 }
 
-static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+/* Read until the answer to request seq is complete, or the time is up. */
+static int wait_answer(struct ppnl *s, uint32_t seq, ppnl_cb cb, void *arg,
+		       struct ppnl_reply *r)
 {
-	/* libnl passes nlmsg_data() of the NLMSG_ERROR message */
-	const struct nlmsghdr *hdr = (const void *)((const char *)e - NLMSG_HDRLEN);
-	struct req *r = arg;
+	int64_t deadline = (int64_t)pp_now_ns() + (int64_t)s->timeout_ms * 1000000;
+	int fd = nl_socket_get_fd(s->sk);
 
-	(void)nla;
-	r->done = true;
-	r->err = e->error < 0 ? e->error : -EIO;
-	ppnl_parse_extack(hdr, r->s->msg, sizeof(r->s->msg));
-	return NL_STOP;
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		unsigned char *buf = NULL;
+		struct sockaddr_nl nla;
+		int timeout = -1;
+		bool done;
+		int n;
+
+		if (s->timeout_ms > 0) {
+			int64_t left = deadline - (int64_t)pp_now_ns();
+
+			if (left <= 0)
+				return local_error(r, PPNL_E_TIMEOUT, "netlink",
+						   "no answer from perfprobe.ko");
+			timeout = (int)(left / 1000000) + 1;
+		}
+		n = poll(&pfd, 1, timeout);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return local_error(r, PPNL_E_LOCAL, "poll", strerror(errno));
+		if (n == 0)
+			continue;
+		n = nl_recv(s->sk, &nla, &buf, NULL);
+		if (n < 0) {
+			free(buf);
+			return local_error(r, PPNL_E_LOCAL, "netlink", nl_geterror(n));
+		}
+		done = read_answer(s, seq, (struct nlmsghdr *)buf, n, cb, arg, r);
+		free(buf);
+		if (done)
+			return r->err;
+	}
 }
 
-static struct nl_msg *new_msg(struct ppnl *s, uint8_t cmd, int flags)
+struct nl_msg *ppnl_msg(struct ppnl *s, uint8_t cmd, int flags)
 {
-	struct nl_msg *msg = nlmsg_alloc();
+	struct nl_msg *msg = nlmsg_alloc_size(1 << 16);
 
 	if (!msg)
 		return NULL;
@@ -474,28 +529,37 @@ static struct nl_msg *new_msg(struct ppnl *s, uint8_t cmd, int flags)
 	return msg;
 }
 
-static int recv_all(struct ppnl *s, struct req *r)
+int ppnl_xfer(struct ppnl *s, struct nl_msg *msg, ppnl_cb cb, void *arg,
+	      struct ppnl_reply *r)
 {
-	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
-	int ret = 0;
+	uint32_t seq;
+	int ret;
 
-	if (!cb)
-		return -ENOMEM;
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, r);
-	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, r);
-	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, r);
-	nl_cb_err(cb, NL_CB_CUSTOM, on_error, r);
-	while (!r->done) {
-		ret = nl_recvmsgs(s->sk, cb);
-		if (ret < 0 && !r->done) {
-			snprintf(s->msg, sizeof(s->msg), "netlink: %s", nl_geterror(ret));
-			ret = -EIO;
-			break;
-		}
-		ret = 0;
-	}
-	nl_cb_put(cb);
-	return ret;
+	memset(r, 0, sizeof(*r));
+	if (!msg)
+		return local_error(r, PPNL_E_LOCAL, "netlink", strerror(ENOMEM));
+	nl_complete_msg(s->sk, msg);	/* port, seq, NLM_F_REQUEST | NLM_F_ACK */
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	ret = nl_send(s->sk, msg);
+	nlmsg_free(msg);
+	if (ret < 0)
+		return local_error(r, PPNL_E_LOCAL, "netlink send", nl_geterror(ret));
+	return wait_answer(s, seq, cb, arg, r);
+}
+
+int ppnl_xfer_raw(struct ppnl *s, void *buf, size_t len, ppnl_cb cb,
+		  void *arg, struct ppnl_reply *r)
+{
+	struct nlmsghdr *h = buf;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	h->nlmsg_seq = nl_socket_use_seq(s->sk);
+	h->nlmsg_pid = 0;
+	ret = nl_sendto(s->sk, buf, len);
+	if (ret < 0)
+		return local_error(r, PPNL_E_LOCAL, "netlink send", nl_geterror(ret));
+	return wait_answer(s, h->nlmsg_seq, cb, arg, r);
 }
 
 /*
@@ -511,42 +575,35 @@ static bool family_gone(struct ppnl *s)
 	return id == -NLE_OBJ_NOTFOUND || (id >= 0 && id != s->family);
 }
 
-/* Send msg (consumed), read every answer; 0 or a negative errno. */
-static int transact(struct ppnl *s, struct nl_msg *msg, bool dump,
-		    int (*parse)(struct nlmsghdr *, void *), void *arg)
+/* ppnl_xfer() with the tools' errors: 0 or a negative errno, s->msg. */
+static int transact(struct ppnl *s, struct nl_msg *msg, ppnl_cb parse,
+		    void *arg)
 {
-	struct req r = { .s = s, .parse = parse, .arg = arg };
+	struct ppnl_reply r;
 	int ret;
 
 	s->err = 0;
 	s->msg[0] = '\0';
-	nl_complete_msg(s->sk, msg);
-	/* A dump ends with NLMSG_DONE; the kernel sends no ACK for it. */
-	if (dump)
-		nlmsg_hdr(msg)->nlmsg_flags &= ~NLM_F_ACK;
-	ret = nl_send(s->sk, msg);
-	nlmsg_free(msg);
-	if (ret < 0) {
-		snprintf(s->msg, sizeof(s->msg), "netlink: %s", nl_geterror(ret));
-		return -EIO;
+	ret = ppnl_xfer(s, msg, parse, arg, &r);
+	if (ret <= PPNL_E_TIMEOUT) {
+		snprintf(s->msg, sizeof(s->msg), "%s", r.msg);
+		return ret == PPNL_E_TIMEOUT ? -ETIMEDOUT : -EIO;
 	}
-	ret = recv_all(s, &r);
-	if (ret)
-		return ret;
-	if (r.err) {
-		s->err = -r.err;
-		if (r.err == -ENOENT && !s->msg[0] && family_gone(s)) {
+	if (ret) {
+		s->err = -ret;
+		snprintf(s->msg, sizeof(s->msg), "%s", r.msg);
+		if (ret == -ENOENT && !s->msg[0] && family_gone(s)) {
 			s->gone = true;
 			snprintf(s->msg, sizeof(s->msg), "perfprobe.ko was unloaded%s",
 				 s->tracing ? " during the trace" : "");
-		} else if (r.err == -EPERM && !s->msg[0]) {
+		} else if (ret == -EPERM && !s->msg[0]) {
 			/* the core's GENL_ADMIN_PERM check says nothing more */
 			s->err = 0;
 			snprintf(s->msg, sizeof(s->msg), "%s", PPNL_PRIVS);
 		}
-		return r.err;
+		return ret;
 	}
-	return r.perr;
+	return r.cb_err;
 }
 
 int ppnl_open(struct ppnl *s)
@@ -566,6 +623,9 @@ int ppnl_open(struct ppnl *s)
 	/* Error messages (extack) and no echo of the request in errors. */
 	setsockopt(nl_socket_get_fd(s->sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(nl_socket_get_fd(s->sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	/* a TRACE_GET dump of every syscall does not fit a page */
+	nl_socket_set_buffer_size(s->sk, 1 << 20, 1 << 20);
+	nl_socket_enable_msg_peek(s->sk);
 	s->family = genl_ctrl_resolve(s->sk, PERFPROBE_GENL_NAME);
 	if (s->family < 0) {
 		ret = s->family == -NLE_OBJ_NOTFOUND ? -ENOENT : -EIO;
@@ -596,13 +656,13 @@ static int parse_info_cb(struct nlmsghdr *hdr, void *arg)
 
 int ppnl_get_info(struct ppnl *s, struct ppnl_info *info)
 {
-	struct nl_msg *msg = new_msg(s, PERFPROBE_CMD_GET_INFO, 0);
+	struct nl_msg *msg = ppnl_msg(s, PERFPROBE_CMD_GET_INFO, 0);
 	int ret;
 
 	if (!msg)
 		return -ENOMEM;
 	memset(info, 0, sizeof(*info));
-	ret = transact(s, msg, false, parse_info_cb, info);
+	ret = transact(s, msg, parse_info_cb, info);
 	/* The module has no clocksource accessor; its clock is this one. */
 	if (!ret)
 		pp_clocksource(info->clocksource, sizeof(info->clocksource));
@@ -636,7 +696,7 @@ static int parse_timer_cb(struct nlmsghdr *hdr, void *arg)
 int ppnl_timer(struct ppnl *s, uint64_t period_ns, uint32_t count,
 	       struct ppnl_timer *t)
 {
-	struct nl_msg *msg = new_msg(s, PERFPROBE_CMD_TIMER, 0);
+	struct nl_msg *msg = ppnl_msg(s, PERFPROBE_CMD_TIMER, 0);
 
 	if (!msg)
 		return -ENOMEM;
@@ -646,7 +706,7 @@ int ppnl_timer(struct ppnl *s, uint64_t period_ns, uint32_t count,
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	return transact(s, msg, false, parse_timer_cb, t);
+	return transact(s, msg, parse_timer_cb, t);
 }
 
 static int parse_copy_cb(struct nlmsghdr *hdr, void *arg)
@@ -656,7 +716,7 @@ static int parse_copy_cb(struct nlmsghdr *hdr, void *arg)
 
 int ppnl_copy(struct ppnl *s, struct ppnl_copy *c)
 {
-	struct nl_msg *msg = new_msg(s, PERFPROBE_CMD_COPY, 0);
+	struct nl_msg *msg = ppnl_msg(s, PERFPROBE_CMD_COPY, 0);
 
 	if (!msg)
 		return -ENOMEM;
@@ -672,23 +732,28 @@ int ppnl_copy(struct ppnl *s, struct ppnl_copy *c)
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	return transact(s, msg, false, parse_copy_cb, c);
+	return transact(s, msg, parse_copy_cb, c);
 }
 
-static int parse_start_cb(struct nlmsghdr *hdr, void *arg)
+int ppnl_parse_start(struct nlmsghdr *hdr, uint32_t *features)
 {
 	struct nlattr *tb[PERFPROBE_A_MAX + 1];
 
 	if (parse_top(hdr, tb))
 		return -EBADMSG;
-	*(uint32_t *)arg = get_u32(tb[PERFPROBE_A_TRACE_FEATURES]);
+	*features = get_u32(tb[PERFPROBE_A_TRACE_FEATURES]);
 	return 0;
+}
+
+static int parse_start_cb(struct nlmsghdr *hdr, void *arg)
+{
+	return ppnl_parse_start(hdr, arg);
 }
 
 int ppnl_trace_start(struct ppnl *s, uint32_t tgid, uint32_t features,
 		     uint32_t *enabled)
 {
-	struct nl_msg *msg = new_msg(s, PERFPROBE_CMD_TRACE_START, 0);
+	struct nl_msg *msg = ppnl_msg(s, PERFPROBE_CMD_TRACE_START, 0);
 	uint32_t dummy;
 	int ret;
 
@@ -699,7 +764,7 @@ int ppnl_trace_start(struct ppnl *s, uint32_t tgid, uint32_t features,
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	ret = transact(s, msg, false, parse_start_cb, enabled ? enabled : &dummy);
+	ret = transact(s, msg, parse_start_cb, enabled ? enabled : &dummy);
 	if (!ret)
 		s->tracing = true;
 	return ret;
@@ -707,12 +772,12 @@ int ppnl_trace_start(struct ppnl *s, uint32_t tgid, uint32_t features,
 
 int ppnl_trace_stop(struct ppnl *s)
 {
-	struct nl_msg *msg = new_msg(s, PERFPROBE_CMD_TRACE_STOP, 0);
+	struct nl_msg *msg = ppnl_msg(s, PERFPROBE_CMD_TRACE_STOP, 0);
 	int ret;
 
 	if (!msg)
 		return -ENOMEM;
-	ret = transact(s, msg, false, NULL, NULL);
+	ret = transact(s, msg, NULL, NULL);
 	if (!ret)
 		s->tracing = false;
 	return ret;
@@ -725,13 +790,13 @@ static int parse_trace_cb(struct nlmsghdr *hdr, void *arg)
 
 int ppnl_trace_get(struct ppnl *s, struct ppnl_trace *t)
 {
-	struct nl_msg *msg = new_msg(s, PERFPROBE_CMD_TRACE_GET, NLM_F_DUMP);
+	struct nl_msg *msg = ppnl_msg(s, PERFPROBE_CMD_TRACE_GET, NLM_F_DUMP);
 	int ret;
 
 	memset(t, 0, sizeof(*t));
 	if (!msg)
 		return -ENOMEM;
-	ret = transact(s, msg, true, parse_trace_cb, t);
+	ret = transact(s, msg, parse_trace_cb, t);
 	if (!ret && !t->have_summary)
 		ret = -EBADMSG;
 	if (ret)

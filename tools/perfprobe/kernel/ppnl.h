@@ -43,7 +43,33 @@ struct ppnl {
 					 * hint of ours: then err is 0) */
 	bool gone;			/* the family vanished: module unloaded */
 	bool tracing;			/* TRACE_START done, no TRACE_STOP yet */
+	int timeout_ms;			/* per request; 0: wait for ever */
+	unsigned long stale;		/* replies to earlier requests skipped */
 };
+
+/*
+ * The whole answer to one request, as ppnl_xfer() collects it: the tools'
+ * requests are built on it, and the VM tests use it to check the module's
+ * replies to requests of their own making (Documentation/vmtest.rst).
+ */
+#define PPNL_E_TIMEOUT	(-100000)	/* no complete answer in timeout_ms */
+#define PPNL_E_LOCAL	(-100001)	/* send, receive or poll failed */
+#define PPNL_E_PARSE	(-100002)	/* a malformed NLMSG_ERROR */
+
+struct ppnl_reply {
+	int err;		/* 0, the kernel's -errno, or PPNL_E_* */
+	char msg[PPNL_MSG_MAX];	/* extack message, or a local error's text */
+	bool has_msg;		/* msg came from the kernel */
+	bool has_offs;		/* NLMSGERR_ATTR_OFFS: the offending attribute */
+	uint32_t offs;
+	bool has_miss;		/* NLMSGERR_ATTR_MISS_TYPE: a required one */
+	uint32_t miss_type;
+	unsigned int nmsgs;	/* data messages received */
+	int cb_err;		/* the first error the callback returned */
+};
+
+typedef int (*ppnl_cb)(struct nlmsghdr *hdr, void *arg);
+struct nl_msg;
 
 struct ppnl_info {
 	uint32_t abi_version;
@@ -98,6 +124,7 @@ struct ppnl_trace {
 	bool active;
 	uint32_t tgid, features;
 	uint64_t duration_ns, dropped, ucopy_calls, ucopy_bytes;
+	bool have_pgfault;		/* the PGFAULT nest was there */
 	struct ppnl_stats pf_minor, pf_major;
 	uint64_t pf_retry, pf_error, pf_missed, pf_tp;
 	struct ppnl_sys *sys;		/* ascending nr, count > 0 */
@@ -137,7 +164,26 @@ void ppnl_perror(const struct ppnl *s, const char *what, int err);
 /* The same reason without the prefixes, for a caller's own message. */
 void ppnl_strerror(const struct ppnl *s, int err, char *buf, size_t size);
 
+/*
+ * A request of the family with its generic netlink header; NULL when out
+ * of memory.  ppnl_xfer() sends it (consumed) with NLM_F_ACK and reads
+ * up to its ACK, error or NLMSG_DONE, calling cb for each data message;
+ * answers to other sequence numbers are skipped (s->stale).
+ * ppnl_xfer_raw() sends a message made by hand (buf starts with its
+ * nlmsghdr; the sequence number is set here).  Both return r->err.
+ */
+struct nl_msg *ppnl_msg(struct ppnl *s, uint8_t cmd, int flags);
+int ppnl_xfer(struct ppnl *s, struct nl_msg *msg, ppnl_cb cb, void *arg,
+	      struct ppnl_reply *r);
+int ppnl_xfer_raw(struct ppnl *s, void *buf, size_t len, ppnl_cb cb,
+		  void *arg, struct ppnl_reply *r);
+
 /* --- message parsing, exposed for the unit tests --- */
+
+/* The extended ACK of an NLMSG_ERROR or NLMSG_DONE message into r. */
+void ppnl_parse_ack(const struct nlmsghdr *hdr, struct ppnl_reply *r);
+/* TRACE_START's answer: the features the module enabled. */
+int ppnl_parse_start(struct nlmsghdr *hdr, uint32_t *features);
 
 /* The extack message of an NLMSG_ERROR or NLMSG_DONE message, or "". */
 void ppnl_parse_extack(const struct nlmsghdr *hdr, char *buf, size_t size);
