@@ -96,7 +96,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 all: tools
 
-tools: deps-check bpf-check $(O)/perfprobe $(O)/perfprobe-hello $(if $(filter build,$(O)),perfprobe)
+tools: deps-check bpf-check $(O)/perfprobe $(O)/perfprobe-hello $(O)/perfprobe-lean $(if $(filter build,$(O)),perfprobe)
 
 deps-check:
 ifneq ($(PKG_MISSING),)
@@ -159,6 +159,10 @@ $(O)/perfprobe: $(O)/tools/perfprobe/main.o $(LIBS_A)
 # lat_proc's tiny static program: never sanitized, always static.
 $(O)/perfprobe-hello: tools/perfprobe/hello.c
 	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 -static -o $@ $<
+
+# The lean static process lat_proc's loops run in (tools/perfprobe/lean.c).
+$(O)/perfprobe-lean: tools/perfprobe/lean.c tools/perfprobe/lean.h
+	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 $(WARN) -static -o $@ $<
 
 $(O)/tests/%: tests/unit/%.c $(LIBS_A)
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@ $< \
@@ -237,7 +241,8 @@ install: tools
 	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/libexec/perfprobe && \
 	install -m 0755 $(O)/perfprobe $(DESTDIR)$(PREFIX)/bin/perfprobe && \
-	install -m 0755 $(O)/perfprobe-hello $(DESTDIR)$(PREFIX)/libexec/perfprobe/perfprobe-hello
+	install -m 0755 $(O)/perfprobe-hello $(DESTDIR)$(PREFIX)/libexec/perfprobe/perfprobe-hello && \
+	install -m 0755 $(O)/perfprobe-lean $(DESTDIR)$(PREFIX)/libexec/perfprobe/perfprobe-lean
 
 clean:
 	$(call say,CLEAN,.)rm -rf build build-san perfprobe
@@ -245,7 +250,7 @@ clean:
 
 help:
 	@echo 'targets:'
-	@echo '  all, tools   build ./perfprobe (and build/perfprobe-hello)'
+	@echo '  all, tools   build ./perfprobe (and build/perfprobe-hello, build/perfprobe-lean)'
 	@echo '  kmod         build kmod/perfprobe.ko [KDIR=<kernel build dir>]'
 	@echo '  check        unit + integration tests, then again under ASan+UBSan'
 	@echo '  check-spec   uapi header and kmod/genl.c against the netlink spec'

@@ -208,7 +208,7 @@ cp "$ROOT/build/tests/pp-vmtest" "$CLIENT" || fail "no build/tests/pp-vmtest"
 # exercised where the module loads.
 PPADD=()
 if run_logged tools make -s -C "$ROOT" tools; then
-	PPADD=(--add "$ROOT/build/perfprobe" --add "$ROOT/build/perfprobe-hello")
+	PPADD=(--add "$ROOT/build/perfprobe" --add "$ROOT/build/perfprobe-hello" --add "$ROOT/build/perfprobe-lean")
 	# the kernel crypto API over AF_ALG, for crypto_kcapi
 	for m in af_alg algif_skcipher algif_hash crypto_user des_generic sha512_generic md5; do
 		PPADD+=(--extra-module "$m")

@@ -3,7 +3,7 @@
 # The perfprobe command: the Processor/Processes run, its JSON, the
 # summary of result files, exit codes and every bad input.
 . "$(dirname "$0")/tap.sh"
-plan 32
+plan 34
 
 J=$T_TMP/syscall.json
 in_netns "$PERFPROBE" --quick --json --no-save syscall >"$J" 2>"$T_TMP/err"
@@ -31,6 +31,16 @@ check "null call < stat ($(v lat_syscall-null) < $(v lat_syscall-stat))" lt "$(v
 check "stat < open+close ($(v lat_syscall-stat) < $(v lat_syscall-open))" lt "$(v lat_syscall-stat)" "$(v lat_syscall-open)"
 check "fork < exec ($(v lat_proc-fork) < $(v lat_proc-exec))" lt "$(v lat_proc-fork)" "$(v lat_proc-exec)"
 check "exec < shell ($(v lat_proc-exec) < $(v lat_proc-shell))" lt "$(v lat_proc-exec)" "$(v lat_proc-shell)"
+check "lat_proc measured from perfprobe-lean, a smaller process than perfprobe" jq -e '.info[] |
+	select(.name == "lat_proc-process") | .text |
+	(capture("static, (?<l>[0-9]+) mappings \\(perfprobe itself: (?<p>[0-9]+)\\)") |
+	 (.l | tonumber) < (.p | tonumber))' "$J"
+# without the helper, lat_proc says so and the rest of the run goes on
+mkdir -p "$T_TMP/nolean" && cp "$(dirname "$PERFPROBE")/perfprobe" "$(dirname "$PERFPROBE")/perfprobe-hello" "$T_TMP/nolean/"
+"$T_TMP/nolean/perfprobe" --quick --no-save --json run lat_proc lat_sig >"$T_TMP/nolean.json" 2>/dev/null
+check "no perfprobe-lean: lat_proc skipped with the reason, lat_sig ran" jq -e '
+	(.skipped[] | select(.name == "lat_proc") | .reason | test("perfprobe-lean not found")) and
+	([.results[] | select(.key | startswith("lat_sig"))] | length) > 0' "$T_TMP/nolean.json"
 check "metadata is complete" jq -e '.meta | (.perfprobe_version | length) > 0 and
 	(.hostname | length) > 0 and (.kernel_release | length) > 0 and (.arch | length) > 0 and
 	.online_cpus >= 1 and .memory_bytes > 0 and (.clock.resolution_ns >= 0) and

@@ -8,9 +8,15 @@
  *
  * The children close stdout first, as lmbench's do.  A child that cannot
  * exec fails the measurement instead of being timed as a fast exit.
+ *
+ * The loops run in perfprobe-lean, a small static process (lean.c): a
+ * fork copies the forking process's mappings, and perfprobe's own 100+
+ * (18 shared libraries) would be measured instead of the kernel.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,75 +24,130 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "lean.h"
 
-struct proc_state {
-	char prog[4096];
-	void (*child)(const struct proc_state *s);	/* never returns */
+/* The lean helper the loops run in (tools/perfprobe/lean.c). */
+struct lean {
+	pid_t pid;
+	int to, from;		/* its stdin, its stdout */
+	uint32_t op;		/* the loop asked for by lean_loop() */
+	struct sigaction old_pipe;
 };
 
-static void child_exit(const struct proc_state *s)
+static int lean_start(struct lean *l, const char *path, const char *prog)
 {
-	(void)s;
-	_exit(0);
-}
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	int in[2], out[2], ret;
 
-static void child_exec(const struct proc_state *s)
-{
-	char *const av[] = { (char *)s->prog, NULL };
-	char *const env[] = { NULL };
-
-	close(1);
-	execve(s->prog, av, env);
-	_exit(127);
-}
-
-static void child_shell(const struct proc_state *s)
-{
-	close(1);
-	execl("/bin/sh", "sh", "-c", s->prog, (char *)NULL);
-	_exit(127);
-}
-
-/* n times: fork, the child does its part, the parent waits for it. */
-static int do_spawn(uint64_t n, void *arg)
-{
-	const struct proc_state *s = arg;
-	int status;
-
-	while (n-- > 0) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			return -errno;
-		if (pid == 0)
-			s->child(s);
-		while (waitpid(pid, &status, 0) < 0)
-			if (errno != EINTR)
-				return -errno;
-		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			return -ENOEXEC;
+	/* a helper that died is -EPIPE from a write, not SIGPIPE */
+	sigaction(SIGPIPE, &ign, &l->old_pipe);
+	if (pipe2(in, O_CLOEXEC))
+		goto fail;
+	if (pipe2(out, O_CLOEXEC)) {
+		close(in[0]);
+		close(in[1]);
+		goto fail;
+	}
+	l->pid = fork();
+	if (l->pid == 0) {
+		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
+			_exit(127);
+		execl(path, "perfprobe-lean", prog, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	l->to = in[1];
+	l->from = out[0];
+	if (l->pid < 0) {
+		close(l->to);
+		close(l->from);
+		goto fail;
 	}
 	return 0;
+
+fail:
+	ret = -errno;
+	sigaction(SIGPIPE, &l->old_pipe, NULL);
+	return ret;
+}
+
+static void lean_stop(struct lean *l)
+{
+	int status;
+
+	close(l->to);		/* EOF: it exits */
+	close(l->from);
+	while (waitpid(l->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sigaction(SIGPIPE, &l->old_pipe, NULL);
+}
+
+static int64_t lean_ask(struct lean *l, uint32_t op, uint64_t n)
+{
+	struct pp_lean_req req = { .op = op, .n = n };
+	struct pp_lean_ans ans;
+
+	if (pp_write_full(l->to, &req, sizeof(req)) ||
+	    pp_read_full(l->from, &ans, sizeof(ans)))
+		return -EPIPE;	/* the helper died: it could not exec */
+	return ans.result;
+}
+
+/* n times fork + the child's part + wait, in the helper. */
+static int lean_loop(uint64_t n, void *arg)
+{
+	struct lean *l = arg;
+	int64_t r = lean_ask(l, l->op, n);
+
+	return r < 0 ? (int)r : 0;
+}
+
+static int count_own_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0, c;
+
+	if (!f)
+		return -1;
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
 }
 
 static int lat_proc_run(struct pp_ctx *ctx)
 {
-	struct proc_state s;
+	char hello[4096], lean_path[4096];
+	struct lean l;
+	int64_t maps;
 	int ret;
 
-	s.child = child_exit;
-	ret = pp_latency(ctx, "lat_proc-fork", do_spawn, &s);
-	if (pp_helper_path(ctx, "perfprobe-hello", s.prog, sizeof(s.prog))) {
-		pp_skip(ctx, "lat_proc-exec", "perfprobe-hello not found beside perfprobe (run make)");
-		pp_skip(ctx, "lat_proc-shell", "perfprobe-hello not found beside perfprobe (run make)");
-		return ret ? ret : 1;
+	if (pp_helper_path(ctx, "perfprobe-lean", lean_path, sizeof(lean_path)))
+		return pp_skip(ctx, NULL, "perfprobe-lean not found beside perfprobe (run make)");
+	if (pp_helper_path(ctx, "perfprobe-hello", hello, sizeof(hello)))
+		return pp_skip(ctx, NULL, "perfprobe-hello not found beside perfprobe (run make)");
+	ret = lean_start(&l, lean_path, hello);
+	if (ret)
+		return pp_fail(ctx, "starting perfprobe-lean: %s", strerror(-ret));
+	maps = lean_ask(&l, PP_LEAN_MAPS, 0);
+	if (maps < 0) {
+		lean_stop(&l);
+		return pp_fail(ctx, "perfprobe-lean (%s) does not answer", lean_path);
 	}
-	s.child = child_exec;
-	ret |= pp_latency(ctx, "lat_proc-exec", do_spawn, &s);
-	if (access("/bin/sh", X_OK))
-		return pp_skip(ctx, "lat_proc-shell", "/bin/sh: %s", strerror(errno));
-	s.child = child_shell;
-	ret |= pp_latency(ctx, "lat_proc-shell", do_spawn, &s);
+	pp_info(ctx, "lat_proc-process", "perfprobe-lean, static, %lld mappings (perfprobe itself: %d)",
+		(long long)maps, count_own_maps());
+	l.op = PP_LEAN_FORK;
+	ret = pp_latency(ctx, "lat_proc-fork", lean_loop, &l);
+	l.op = PP_LEAN_EXEC;
+	ret |= pp_latency(ctx, "lat_proc-exec", lean_loop, &l);
+	if (access("/bin/sh", X_OK)) {
+		ret |= pp_skip(ctx, "lat_proc-shell", "/bin/sh: %s", strerror(errno));
+	} else {
+		l.op = PP_LEAN_SHELL;
+		ret |= pp_latency(ctx, "lat_proc-shell", lean_loop, &l);
+	}
+	lean_stop(&l);
 	return ret;
 }
 
