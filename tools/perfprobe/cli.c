@@ -53,6 +53,7 @@ static const struct cmd cmds[] = {
 	{ "run", cmd_run, "[NAME|GROUP...]", "run benchmarks (default: all)", NULL },
 	{ "syscall", cmd_syscall, "", "the Processor, Processes table (group proc)", NULL },
 	{ "summary", cmd_summary, "FILE...", "lmbench tables from result files, one row each", NULL },
+	{ "compare", pp_cmd_compare, "[-t PCT] BASE NEW...", "did NEW regress against BASE? verdicts per key (files or dirs)", &pp_compare_opts },
 	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL },
 	{ "copy", pp_cmd_copy, "[-d DIR -s LIST]", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", &pp_copy_opts },
 	{ "timer", pp_cmd_timer, "[-p NS -n N]", "hrtimer expiry lateness (perfprobe.ko)", &pp_timer_opts },

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The commands that live beside their feature code, for cli.c's table:
- * kernel/ (kmod, copy, timer, trace) and net/ (netserver).
+ * kernel/ (kmod, copy, timer, trace), net/ (netserver) and report/
+ * (compare).
  */
 #ifndef PP_COMMANDS_H
 #define PP_COMMANDS_H
@@ -12,10 +13,13 @@ int pp_cmd_kmod(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_copy(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_timer(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv);
+/* perfprobe compare [options] BASE NEW... (report/comparecmd.c) */
+int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] [--quiet] */
 int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv);
 
 extern const struct pp_cmd_opts pp_copy_opts;
+extern const struct pp_cmd_opts pp_compare_opts;
 extern const struct pp_cmd_opts pp_timer_opts;
 extern const struct pp_cmd_opts pp_trace_opts;
 extern const struct pp_cmd_opts pp_netserver_opts;

@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# perfprobe compare: verdicts on real and on shifted runs, exit codes for
+# CI, every output format read back by another parser, bad input.
+. "$(dirname "$0")/tap.sh"
+plan 26
+
+A=$T_TMP/a.json
+B=$T_TMP/b.json
+"$PERFPROBE" --cpu 1 --quick --no-save -o "$A" run lat_syscall >/dev/null 2>&1
+"$PERFPROBE" --cpu 1 --quick --no-save -o "$B" run lat_syscall >/dev/null 2>&1
+check "two real runs written" jq -e '.results | length >= 6' "$A" "$B"
+
+# A run against itself: change exactly 0, never a regression or an
+# improvement ("noisy" when its own spread is wider than the threshold).
+"$PERFPROBE" compare --json "$A" "$A" >"$T_TMP/self.json"
+ok $? "a run compared with itself exits 0"
+check "... and every key has a change of 0, same or noisy" jq -e '.comparisons[0].results |
+	length >= 6 and all(.change_pct == 0 and (.verdict == "same" or .verdict == "noisy"))' "$T_TMP/self.json"
+
+# Two runs of the same kernel: a verdict per key, exit 0 or 5 (the
+# machine is shared: a real slowdown may happen; it is reported, not hidden).
+"$PERFPROBE" compare --json "$A" "$B" >"$T_TMP/ab.json"
+rc=$?
+ok $([ $rc -eq 0 ] || [ $rc -eq 5 ]; echo $?) "two runs of this kernel: exit 0 or 5 (got $rc)"
+check "... every key has a verdict and an interval around its change" jq -e '.comparisons[0].results |
+	all(.verdict | test("^(same|regression|improvement|noisy)$")) and
+	all(.lo_pct <= .change_pct and .change_pct <= .hi_pct)' "$T_TMP/ab.json"
+diag "two runs: $(jq -r '[.comparisons[0].results[] | "\(.key) \(.change_pct | . * 10 | round / 10)% \(.verdict)"] | join(", ")' "$T_TMP/ab.json")"
+
+# A copy of A 50% slower, and one 40% faster: beyond any noise of a
+# quick run on a busy machine (the statistics on 10% shifts are unit
+# tests: tests/unit/test_compare.c).
+shift_run() {
+	jq --argjson f "$1" '.results |= map(.samples |= map(. * $f) | .value *= $f |
+		.stats.median *= $f | .stats.min *= $f | .stats.max *= $f | .stats.mean *= $f)' "$A" >"$2"
+}
+shift_run 1.50 "$T_TMP/slow.json"
+shift_run 0.60 "$T_TMP/fast.json"
+"$PERFPROBE" compare "$A" "$T_TMP/slow.json" >"$T_TMP/slow.txt"
+ok $([ $? -eq 5 ]; echo $?) "50% slower: exit 5 (regression)"
+check "... every lat_syscall key is a regression" test "$(grep -c ' regression' "$T_TMP/slow.txt")" -ge 6
+"$PERFPROBE" compare "$A" "$T_TMP/fast.json" >/dev/null
+ok $? "40% faster: exit 0"
+check "... verdict improvement" sh -c "'$PERFPROBE' compare --json '$A' '$T_TMP/fast.json' |
+	jq -e '.comparisons[0].results | all(.verdict == \"improvement\")'"
+"$PERFPROBE" compare --ignore 'lat_syscall-*' "$A" "$T_TMP/slow.json" >/dev/null
+ok $? "--ignore 'lat_syscall-*': exit 0"
+"$PERFPROBE" compare --fail-on 'lat_sig-*' "$A" "$T_TMP/slow.json" >/dev/null
+ok $? "--fail-on 'lat_sig-*' with only lat_syscall regressions: exit 0"
+"$PERFPROBE" compare --fail-on 'lat_syscall-null' "$A" "$T_TMP/slow.json" >/dev/null
+ok $([ $? -eq 5 ]; echo $?) "--fail-on lat_syscall-null: exit 5"
+"$PERFPROBE" compare --sort "$A" "$T_TMP/slow.json" "$T_TMP/fast.json" >"$T_TMP/two.txt"
+ok $([ $? -eq 5 ]; echo $?) "two new sides, one regressed: exit 5"
+check "... both compared" test "$(grep -c '^new:' "$T_TMP/two.txt")" -eq 2
+
+# Not comparable: another host.
+jq '.meta.hostname = "elsewhere"' "$A" >"$T_TMP/other.json"
+"$PERFPROBE" compare "$A" "$T_TMP/other.json" >"$T_TMP/other.txt"
+ok $? "another host: a warning, still exit 0"
+check "... the warning names the fact" grep -q "^warning: hostname differs: base '.*', new 'elsewhere'" "$T_TMP/other.txt"
+"$PERFPROBE" compare --strict "$A" "$T_TMP/other.json" >/dev/null
+ok $([ $? -eq 6 ]; echo $?) "--strict: exit 6 (not comparable)"
+
+# A directory side pools its runs.
+mkdir -p "$T_TMP/dir/x" && cp "$A" "$T_TMP/dir/x/1.json" && cp "$B" "$T_TMP/dir/2.json"
+check "a directory side pools its runs (10 samples a key)" sh -c "'$PERFPROBE' compare --json '$T_TMP/dir' '$A' |
+	jq -e '.comparisons[0].base.runs == 2 and (.comparisons[0].results | all(.base_samples == 10))'"
+
+# CI formats, each read back by another parser.
+"$PERFPROBE" compare --format junit "$A" "$T_TMP/slow.json" >"$T_TMP/j.xml"
+check "JUnit: well-formed XML (xmllint)" xmllint --noout "$T_TMP/j.xml"
+check "JUnit: a testcase per key, a failure per regression (python xml.etree)" python3 -c "
+import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find('testsuite')
+cases = s.findall('testcase')
+fails = [c for c in cases if c.find('failure') is not None]
+assert len(cases) >= 6 and len(fails) == len(cases) == int(s.get('failures')), (len(cases), len(fails))
+" "$T_TMP/j.xml"
+"$PERFPROBE" compare --format ktap "$A" "$T_TMP/fast.json" >"$T_TMP/k.tap"
+check "KTAP: version, plan and one result per key, all ok" python3 -c "
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0] == 'KTAP version 1', lines[0]
+n = int(re.fullmatch(r'1\.\.(\d+)', lines[1]).group(1))
+res = [l for l in lines[2:] if not l.startswith('#')]
+assert len(res) == n >= 6
+for i, l in enumerate(res, 1):
+    assert re.fullmatch(r'ok %d lat_syscall-\w+' % i, l), l
+" "$T_TMP/k.tap"
+"$PERFPROBE" compare --format lava "$A" "$T_TMP/slow.json" >"$T_TMP/l.txt"
+check "LAVA: lava-test-case lines with result, measurement and units" python3 -c "
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) >= 6
+for l in lines:
+    assert re.fullmatch(r'lava-test-case lat_syscall-\w+ --result fail --measurement [0-9.e+-]+ --units us', l), l
+" "$T_TMP/l.txt"
+
+# Bad input: one line, the right exit code.
+"$PERFPROBE" compare "$A" 2>"$T_TMP/e" >/dev/null
+ok $([ $? -eq 2 ] && [ "$(wc -l <"$T_TMP/e")" -eq 1 ]; echo $?) "one side only: exit 2, one line"
+"$PERFPROBE" compare "$A" "$T_TMP/missing.json" 2>"$T_TMP/e" >/dev/null
+ok $([ $? -eq 3 ] && grep -q 'missing.json' "$T_TMP/e"; echo $?) "a missing file: exit 3, named"
+mkdir "$T_TMP/empty"
+"$PERFPROBE" compare "$A" "$T_TMP/empty" 2>"$T_TMP/e" >/dev/null
+ok $([ $? -eq 3 ] && grep -q 'no result files' "$T_TMP/e"; echo $?) "an empty directory: exit 3"
+"$PERFPROBE" compare --threshold 0 "$A" "$B" 2>/dev/null >/dev/null
+ok $([ $? -eq 2 ]; echo $?) "--threshold 0: exit 2"
+
+done_testing

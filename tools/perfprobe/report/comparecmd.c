@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfprobe compare BASE NEW [NEW...]: is NEW slower than BASE, where,
+ * how sure, and what did the kernel do differently?
+ *
+ * Each side is a result file or a directory of them (every *.json below
+ * it, pooled).  The statistics are compare.c's; this file resolves the
+ * sides, filters keys, and writes the verdicts as text or JSON (through
+ * the print layer) or as JUnit XML, KTAP or LAVA test-case lines for CI.
+ * Documentation/compare.rst.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "commands.h"
+#include "print.h"
+#include "report/compare.h"
+#include "util.h"
+
+#define CMP_MAX_GLOBS	32
+
+enum cmp_format { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_KTAP, FMT_LAVA };
+
+struct cmp_opts {
+	double threshold;
+	bool sort, strict;
+	enum cmp_format format;
+	const char *fail_on[CMP_MAX_GLOBS];
+	int nfail_on;
+	const char *ignore[CMP_MAX_GLOBS];
+	int nignore;
+};
+
+/* One side: its files and their runs. */
+struct side {
+	const char *arg;
+	char **paths;
+	size_t npaths, cap;
+	struct pp_run *runs;
+};
+
+/* One key compared, in the order it is printed. */
+struct row {
+	struct pp_cmp_pool *pool;
+	struct pp_cmp_stat st;
+	bool ok;		/* st is valid (both sides have samples) */
+	const char *group;
+	bool fails;		/* a regression that fails the run */
+};
+
+static const struct option compare_longopts[] = {
+	{ "threshold", required_argument, NULL, 't' },
+	{ "sort", no_argument, NULL, 's' },
+	{ "strict", no_argument, NULL, 'S' },
+	{ "fail-on", required_argument, NULL, 'F' },
+	{ "ignore", required_argument, NULL, 'I' },
+	{ "format", required_argument, NULL, 'f' },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct pp_cmd_opts pp_compare_opts = { "t:sSF:I:f:", compare_longopts };
+
+static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
+{
+	static const char *const formats[] = {
+		[FMT_TEXT] = "text", [FMT_JSON] = "json", [FMT_JUNIT] = "junit",
+		[FMT_KTAP] = "ktap", [FMT_LAVA] = "lava",
+	};
+	unsigned int f;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->threshold = PP_CMP_THRESHOLD_PCT;
+	o->format = cli->opts.json ? FMT_JSON : FMT_TEXT;
+	for (i = 0; i < cli->ncopts; i++) {
+		const struct pp_cli_opt *c = &cli->copts[i];
+		char *end;
+
+		switch (c->val) {
+		case 't':
+			errno = 0;
+			o->threshold = strtod(c->arg, &end);
+			if (errno || end == c->arg || *end || !isfinite(o->threshold) ||
+			    o->threshold <= 0 || o->threshold >= 100)
+				return pp_usage_err("compare: --threshold: '%s' is not a percentage between 0 and 100",
+						    c->arg);
+			break;
+		case 's':
+			o->sort = true;
+			break;
+		case 'S':
+			o->strict = true;
+			break;
+		case 'F':
+		case 'I':
+			if ((c->val == 'F' ? o->nfail_on : o->nignore) >= CMP_MAX_GLOBS)
+				return pp_usage_err("compare: at most %d --fail-on and %d --ignore",
+						    CMP_MAX_GLOBS, CMP_MAX_GLOBS);
+			if (c->val == 'F')
+				o->fail_on[o->nfail_on++] = c->arg;
+			else
+				o->ignore[o->nignore++] = c->arg;
+			break;
+		case 'f':
+			for (f = 0; f < ARRAY_SIZE(formats); f++)
+				if (!strcmp(c->arg, formats[f]))
+					break;
+			if (f == ARRAY_SIZE(formats))
+				return pp_usage_err("compare: --format: '%s' is not one of text, json, junit, ktap, lava",
+						    c->arg);
+			o->format = f;
+			break;
+		}
+	}
+	if (cli->opts.json && o->format != FMT_JSON)
+		return pp_usage_err("compare: --json and --format %s contradict each other",
+				    formats[o->format]);
+	return 0;
+}
+
+static bool matches(const char *const *globs, int n, const char *key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!fnmatch(globs[i], key, 0))
+			return true;
+	return false;
+}
+
+/* --- the sides --- */
+
+static struct side *walk_side;
+
+static int side_add(struct side *s, const char *path)
+{
+	if (s->npaths == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 8;
+		char **p = realloc(s->paths, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->paths = p;
+		s->cap = cap;
+	}
+	s->paths[s->npaths] = strdup(path);
+	if (!s->paths[s->npaths])
+		return -ENOMEM;
+	s->npaths++;
+	return 0;
+}
+
+static int walk_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	size_t n = strlen(path);
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F || n < 5 || strcmp(path + n - 5, ".json"))
+		return 0;
+	return side_add(walk_side, path) ? 1 : 0;
+}
+
+static int cmp_paths(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files of one side, then their runs: 0 or an exit code. */
+static int side_load(struct side *s)
+{
+	char err[512];
+	struct stat st;
+	size_t i;
+
+	if (stat(s->arg, &st))
+		return pp_err("compare: %s: %s", s->arg, strerror(errno)), PP_EXIT_BADFILE;
+	if (S_ISDIR(st.st_mode)) {
+		walk_side = s;
+		if (nftw(s->arg, walk_one, 16, FTW_PHYS))
+			return pp_err("compare: %s: cannot read the directory", s->arg), PP_EXIT_FAIL;
+		if (!s->npaths)
+			return pp_err("compare: %s: no result files (*.json) in this directory", s->arg),
+			       PP_EXIT_BADFILE;
+		qsort(s->paths, s->npaths, sizeof(*s->paths), cmp_paths);
+	} else if (side_add(s, s->arg)) {
+		return PP_EXIT_FAIL;
+	}
+	s->runs = calloc(s->npaths, sizeof(*s->runs));
+	if (!s->runs)
+		return PP_EXIT_FAIL;
+	for (i = 0; i < s->npaths; i++) {
+		int ret = pp_run_load(&s->runs[i], s->paths[i], err, sizeof(err));
+
+		if (ret) {
+			pp_err("%s", err);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void side_free(struct side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->npaths; i++) {
+		if (s->runs)
+			pp_run_free(&s->runs[i]);
+		free(s->paths[i]);
+	}
+	free(s->runs);
+	free(s->paths);
+}
+
+/* --- rows --- */
+
+/* The group of a key: its benchmark's (the name before the first '-'). */
+static const char *key_group(const char *key)
+{
+	char name[PP_KEY_MAX];
+	const struct pp_bench *b;
+
+	snprintf(name, sizeof(name), "%s", key);
+	name[strcspn(name, "-")] = '\0';
+	b = pp_bench_find(name);
+	return b ? b->group : "other";
+}
+
+static unsigned int group_rank(const char *group)
+{
+	unsigned int i;
+
+	for (i = 0; i < pp_ngroups; i++)
+		if (!strcmp(pp_groups[i].name, group))
+			return i;
+	return pp_ngroups;
+}
+
+static bool sort_by_verdict;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+	unsigned int ga, gb;
+
+	if (sort_by_verdict) {
+		if (a->ok != b->ok)
+			return a->ok ? -1 : 1;
+		if (a->ok) {
+			int c = pp_cmp_order(&a->st, a->pool->dir, &b->st, b->pool->dir);
+
+			if (c)
+				return c;
+		}
+	}
+	ga = group_rank(a->group);
+	gb = group_rank(b->group);
+	if (ga != gb)
+		return ga < gb ? -1 : 1;
+	return a->pool < b->pool ? -1 : a->pool > b->pool;
+}
+
+static const char *row_verdict(const struct row *r)
+{
+	if (r->pool->conflict)
+		return "conflict";
+	if (!r->ok)
+		return r->pool->nbase ? "missing-new" : "missing-base";
+	return pp_verdict_name(r->st.verdict);
+}
+
+/* --- output: text and JSON through the print layer --- */
+
+static bool have(double v)
+{
+	return !isnan(v);
+}
+
+static void print_kdelta(const struct pp_kside *b, const struct pp_kside *n)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+		double scale;
+		const char *fmt;
+	} f[] = {
+		{ "kernel_ns_per_op", offsetof(struct pp_kside, kernel_ns_per_op), 1, "kernel ns/op %+.4g" },
+		{ "syscalls_per_op", offsetof(struct pp_kside, syscalls_per_op), 1, "syscalls/op %+.4g" },
+		{ "faults_per_op", offsetof(struct pp_kside, faults_per_op), 1, "faults/op %+.4g" },
+		{ "copy_bytes_per_op", offsetof(struct pp_kside, copy_bytes_per_op), 1, "bytes copied/op %+.4g" },
+	};
+	bool first = true;
+	size_t i;
+
+	if (!b->source[0] || !n->source[0])
+		return;
+	pp_print_open_object("kernel_delta");
+	for (i = 0; i < ARRAY_SIZE(f); i++) {
+		double vb = *(const double *)((const char *)b + f[i].off);
+		double vn = *(const double *)((const char *)n + f[i].off);
+
+		if (!have(vb) || !have(vn))
+			continue;
+		pp_print_text("%s", first ? "; " : ", ");
+		pp_print_double(PP_ANY, f[i].name, f[i].fmt, (vn - vb) * f[i].scale);
+		first = false;
+	}
+	pp_print_close_object();
+}
+
+static void print_row(const struct row *r, bool changed_only_k)
+{
+	const struct pp_cmp_pool *p = r->pool;
+
+	pp_print_open_object(NULL);
+	pp_print_string(PP_ANY, "key", "%-28s", p->key);
+	pp_print_string(PP_JSON, "unit", NULL, p->unit);
+	pp_print_string(PP_JSON, "direction", NULL,
+			p->dir == PP_HIGHER_IS_BETTER ? "higher" : "lower");
+	pp_print_string(PP_JSON, "group", NULL, r->group);
+	if (r->ok) {
+		pp_print_double(PP_ANY, "base_median", " %12.4g", r->st.base_median);
+		pp_print_double(PP_ANY, "new_median", " %12.4g", r->st.new_median);
+		pp_print_string(PP_FP, NULL, " %-6s", p->unit);
+		pp_print_double(PP_ANY, "change_pct", " %+7.1f%%", r->st.change_pct);
+		pp_print_double(PP_ANY, "lo_pct", " [%+.1f", r->st.lo_pct);
+		pp_print_double(PP_ANY, "hi_pct", "..%+.1f]", r->st.hi_pct);
+		pp_print_double(PP_JSON, "confidence", NULL, r->st.conf);
+		pp_print_u64(PP_JSON, "base_samples", NULL, r->st.nbase);
+		pp_print_u64(PP_JSON, "new_samples", NULL, r->st.nnew);
+	} else {
+		pp_print_text(" %12s %12s %-6s %8s %s", "", "", p->unit, "", "");
+	}
+	pp_print_string(PP_ANY, "verdict", "  %s", row_verdict(r));
+	if (r->fails)
+		pp_print_text(" (fails)");
+	pp_print_bool(PP_JSON, "fails", NULL, r->fails);
+	if (r->ok && (!changed_only_k || r->st.verdict == PP_VERDICT_REGRESSION ||
+		      r->st.verdict == PP_VERDICT_IMPROVEMENT))
+		print_kdelta(&p->base_k, &p->new_k);
+	pp_print_text("\n");
+	pp_print_close_object();
+}
+
+static void print_side(const char *name, const struct side *s)
+{
+	size_t i;
+
+	pp_print_open_object(name);
+	pp_print_string(PP_ANY, "arg", "%s", s->arg);
+	pp_print_u64(PP_ANY, "runs", " (%llu run", s->npaths);
+	pp_print_text("%s", s->npaths == 1 ? "" : "s");
+	pp_print_string(PP_ANY, "kernel", ", kernel %s)", s->runs[0].meta.release);
+	pp_print_open_array("files");
+	for (i = 0; i < s->npaths; i++)
+		pp_print_string(PP_JSON, NULL, NULL, s->paths[i]);
+	pp_print_close_array();
+	pp_print_close_object();
+}
+
+static void print_comparison(const struct side *base, const struct side *new,
+			     const struct pp_cmp_warn *w, size_t nw,
+			     const struct row *rows, size_t nrows,
+			     const struct cmp_opts *o, size_t nreg)
+{
+	const char *group = NULL;
+	size_t i;
+
+	pp_print_open_object(NULL);
+	pp_print_text("base: ");
+	print_side("base", base);
+	pp_print_text("\nnew:  ");
+	print_side("new", new);
+	pp_print_text("\n");
+	pp_print_double(PP_JSON, "threshold_pct", NULL, o->threshold);
+	pp_print_open_array("warnings");
+	for (i = 0; i < nw; i++) {
+		pp_print_open_object(NULL);
+		pp_print_string(PP_ANY, "fact", "warning: %s differs:", w[i].fact);
+		pp_print_string(PP_ANY, "base", " base '%s'", w[i].base);
+		pp_print_string(PP_ANY, "new", ", new '%s'\n", w[i].new);
+		pp_print_close_object();
+	}
+	pp_print_close_array();
+	pp_print_text("\n%-28s %12s %12s %-6s %8s %s  %s\n", "key", "base", "new", "unit",
+		      "change", "[interval]", "verdict");
+	pp_print_open_array("results");
+	for (i = 0; i < nrows; i++) {
+		if (!o->sort && (!group || strcmp(group, rows[i].group))) {
+			group = rows[i].group;
+			pp_print_text("-- %s\n", group);
+		}
+		print_row(&rows[i], true);
+	}
+	pp_print_close_array();
+	pp_print_u64(PP_ANY, "regressions", "\n%llu regression", nreg);
+	pp_print_text("%s beyond %.4g%% at %.0f%% confidence\n", nreg == 1 ? "" : "s",
+		      o->threshold, PP_CMP_CONF * 100);
+	pp_print_close_object();
+}
+
+/* --- output: CI formats --- */
+
+static void xml_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
+				fputc(*s, f);
+		}
+	}
+}
+
+static void row_summary(char *buf, size_t size, const struct row *r)
+{
+	if (r->ok)
+		snprintf(buf, size, "%s: %.6g -> %.6g %s, %+.1f%% [%+.1f..%+.1f], %s",
+			 r->pool->key, r->st.base_median, r->st.new_median, r->pool->unit,
+			 r->st.change_pct, r->st.lo_pct, r->st.hi_pct, row_verdict(r));
+	else
+		snprintf(buf, size, "%s: %s", r->pool->key, row_verdict(r));
+}
+
+static void print_junit(FILE *f, const struct side *new, const struct row *rows,
+			size_t nrows, size_t nfail)
+{
+	char text[512];
+	size_t i;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuites>\n<testsuite name=\"perfprobe compare ");
+	xml_escaped(f, new->arg);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
+		nrows, nfail, (size_t)0);
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+
+		fprintf(f, "  <testcase classname=\"perfprobe.%s\" name=\"", r->group);
+		xml_escaped(f, r->pool->key);
+		fprintf(f, "\" time=\"0\"");
+		row_summary(text, sizeof(text), r);
+		if (r->fails) {
+			fprintf(f, ">\n    <failure type=\"regression\" message=\"");
+			xml_escaped(f, text);
+			fprintf(f, "\"/>\n  </testcase>\n");
+		} else {
+			fprintf(f, ">\n    <system-out>");
+			xml_escaped(f, text);
+			fprintf(f, "</system-out>\n  </testcase>\n");
+		}
+	}
+	fprintf(f, "</testsuite>\n</testsuites>\n");
+}
+
+/* KTAP: a test name is one word; keys already are. */
+static void print_ktap(FILE *f, const struct row *rows, size_t nrows)
+{
+	char text[512];
+	size_t i;
+
+	fprintf(f, "KTAP version 1\n1..%zu\n", nrows);
+	for (i = 0; i < nrows; i++) {
+		row_summary(text, sizeof(text), &rows[i]);
+		fprintf(f, "# %s\n", text);
+		fprintf(f, "%s %zu %s%s\n", rows[i].fails ? "not ok" : "ok", i + 1,
+			rows[i].pool->key, rows[i].ok ? "" : " # SKIP no samples on one side");
+	}
+}
+
+/* LAVA's lava-test-case lines: the change in % is the measurement. */
+static void print_lava(FILE *f, const struct row *rows, size_t nrows)
+{
+	size_t i;
+
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+
+		if (!r->ok) {
+			fprintf(f, "lava-test-case %s --result skip\n", r->pool->key);
+			continue;
+		}
+		fprintf(f, "lava-test-case %s --result %s --measurement %.6g --units %s\n",
+			r->pool->key, r->fails ? "fail" : "pass", r->st.new_median,
+			r->pool->unit);
+	}
+}
+
+/* --- one comparison --- */
+
+static int build_rows(const struct side *base, const struct side *new,
+		      const struct cmp_opts *o, struct pp_cmp_pool **pool,
+		      size_t *npool, struct row **out, size_t *nout, size_t *nreg,
+		      size_t *nfail)
+{
+	struct row *rows;
+	size_t i, n = 0;
+	int ret;
+
+	ret = pp_cmp_pool(base->runs, base->npaths, new->runs, new->npaths, pool, npool);
+	if (ret)
+		return ret;
+	rows = calloc(*npool ? *npool : 1, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	*nreg = *nfail = 0;
+	for (i = 0; i < *npool; i++) {
+		struct pp_cmp_pool *p = &(*pool)[i];
+		struct row *r = &rows[n];
+
+		if (matches(o->ignore, o->nignore, p->key))
+			continue;
+		r->pool = p;
+		r->group = key_group(p->key);
+		r->ok = !p->conflict && p->nbase && p->nnew &&
+			!pp_cmp_samples(p->base, p->nbase, p->new, p->nnew, p->dir,
+					o->threshold, &r->st);
+		if (r->ok && r->st.verdict == PP_VERDICT_REGRESSION) {
+			(*nreg)++;
+			r->fails = !o->nfail_on || matches(o->fail_on, o->nfail_on, p->key);
+			*nfail += r->fails;
+		}
+		n++;
+	}
+	sort_by_verdict = o->sort;
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+	*out = rows;
+	*nout = n;
+	return 0;
+}
+
+static int compare_one(struct side *base, struct side *new,
+		       const struct cmp_opts *o, bool *regressed, bool *differs)
+{
+	struct pp_cmp_pool *pool = NULL;
+	struct pp_cmp_warn *w = NULL;
+	size_t npool = 0, nw = 0, nrows = 0, nreg = 0, nfail = 0;
+	struct row *rows = NULL;
+	int ret;
+
+	ret = pp_cmp_warnings(base->runs, base->npaths, new->runs, new->npaths,
+			      PP_CMP_MHZ_TOL_PCT, &w, &nw);
+	if (!ret)
+		ret = build_rows(base, new, o, &pool, &npool, &rows, &nrows, &nreg, &nfail);
+	if (ret) {
+		pp_err("compare: %s", strerror(-ret));
+		goto out;
+	}
+	for (size_t i = 0; i < nw && o->format != FMT_TEXT && o->format != FMT_JSON; i++)
+		fprintf(stderr, "perfprobe: compare: warning: %s differs: base '%s', new '%s'\n",
+			w[i].fact, w[i].base, w[i].new);
+	switch (o->format) {
+	case FMT_TEXT:
+	case FMT_JSON:
+		print_comparison(base, new, w, nw, rows, nrows, o, nreg);
+		break;
+	case FMT_JUNIT:
+		print_junit(stdout, new, rows, nrows, nfail);
+		break;
+	case FMT_KTAP:
+		print_ktap(stdout, rows, nrows);
+		break;
+	case FMT_LAVA:
+		print_lava(stdout, rows, nrows);
+		break;
+	}
+	*regressed |= nfail > 0;
+	*differs |= nw > 0;
+out:
+	free(rows);
+	pp_cmp_pool_free(pool, npool);
+	free(w);
+	return ret ? PP_EXIT_FAIL : 0;
+}
+
+int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv)
+{
+	bool regressed = false, differs = false;
+	struct cmp_opts o;
+	struct side *sides;
+	int i, ret;
+
+	ret = parse_opts(cli, &o);
+	if (ret)
+		return ret;
+	if (argc < 2)
+		return pp_usage_err("compare: give a base and at least one new side (result files or directories)");
+	if (argc > 2 && (o.format == FMT_JUNIT || o.format == FMT_KTAP || o.format == FMT_LAVA))
+		return pp_usage_err("compare: --format %s takes one new side",
+				    o.format == FMT_JUNIT ? "junit" : o.format == FMT_KTAP ? "ktap" : "lava");
+	sides = calloc((size_t)argc, sizeof(*sides));
+	if (!sides)
+		return PP_EXIT_FAIL;
+	for (i = 0; i < argc && !ret; i++) {
+		sides[i].arg = argv[i];
+		ret = side_load(&sides[i]);
+	}
+	if (ret)
+		goto out;
+	if (o.format == FMT_TEXT || o.format == FMT_JSON) {
+		pp_print_start(stdout, o.format == FMT_JSON);
+		pp_print_string(PP_JSON, "format", NULL, "perfprobe-compare");
+		pp_print_open_array("comparisons");
+	}
+	for (i = 1; i < argc && !ret; i++) {
+		if (i > 1)
+			pp_print_text("\n");
+		ret = compare_one(&sides[0], &sides[i], &o, &regressed, &differs);
+	}
+	if (o.format == FMT_TEXT || o.format == FMT_JSON) {
+		pp_print_close_array();
+		if (pp_print_done() && !ret)
+			ret = PP_EXIT_FAIL;
+	}
+	if (!ret && o.strict && differs)
+		ret = PP_EXIT_NOT_COMPARABLE;
+	else if (!ret && regressed)
+		ret = PP_EXIT_REGRESSION;
+out:
+	for (i = 0; i < argc; i++)
+		side_free(&sides[i]);
+	free(sides);
+	return ret;
+}
