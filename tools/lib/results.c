@@ -96,13 +96,14 @@ struct pp_result *pp_run_find_mut(struct pp_run *run, const char *key)
 	return (struct pp_result *)pp_run_find(run, key);
 }
 
-struct pp_result *pp_run_add(struct pp_run *run, const char *key,
-			     const char *unit, enum pp_dir dir,
-			     const double *samples, size_t n)
+/* Append without looking for the key: the loader checks all at once. */
+static struct pp_result *run_append(struct pp_run *run, const char *key,
+				    const char *unit, enum pp_dir dir,
+				    const double *samples, size_t n)
 {
 	struct pp_result *r;
 
-	if (!pp_key_valid(key) || !n || pp_run_find(run, key))
+	if (!pp_key_valid(key) || !n)
 		return NULL;
 	if (run->nresults == run->cap) {
 		size_t cap = run->cap ? run->cap * 2 : 32;
@@ -132,6 +133,40 @@ struct pp_result *pp_run_add(struct pp_run *run, const char *key,
 	pp_kside_clear(&r->k);
 	run->nresults++;
 	return r;
+}
+
+struct pp_result *pp_run_add(struct pp_run *run, const char *key,
+			     const char *unit, enum pp_dir dir,
+			     const double *samples, size_t n)
+{
+	if (pp_run_find(run, key))
+		return NULL;
+	return run_append(run, key, unit, dir, samples, n);
+}
+
+static int cmp_key_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The first key that appears twice, or NULL; -1 when out of memory. */
+static const char *find_duplicate(const struct pp_run *run, int *oom)
+{
+	const char **keys = malloc((run->nresults + 1) * sizeof(*keys));
+	const char *dup = NULL;
+	size_t i;
+
+	*oom = !keys;
+	if (!keys)
+		return NULL;
+	for (i = 0; i < run->nresults; i++)
+		keys[i] = run->results[i].key;
+	qsort(keys, run->nresults, sizeof(*keys), cmp_key_ptr);
+	for (i = 1; i < run->nresults && !dup; i++)
+		if (!strcmp(keys[i - 1], keys[i]))
+			dup = keys[i];
+	free(keys);
+	return dup;
 }
 
 static void add_skip(struct pp_skip **list, size_t *n, const char *name,
@@ -379,8 +414,10 @@ int pp_run_save(const struct pp_run *run, const char *path)
 	}
 	len = strlen(s);
 	s[len++] = '\n';	/* json_dumps leaves room: replaces the NUL */
-	if (write(fd, s, len) != (ssize_t)len || fsync(fd))
-		err = errno ? -errno : -EIO;
+	/* a full disk is a short write, then ENOSPC: say that one */
+	err = pp_write_full(fd, s, len);
+	if (!err && fsync(fd))
+		err = -errno;
 	free(s);
 	if (fchmod(fd, 0644) && !err)
 		err = -errno;
@@ -509,8 +546,20 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 	double *v;
 	size_t i, n;
 
+	json_t *value = json_object_get(o, "value");
+	json_t *stats_n = json_object_get(json_object_get(o, "stats"), "n");
+
 	if (!key || !pp_key_valid(key) || !unit || !dir) {
 		snprintf(why, len, "a result has no valid key, unit or direction");
+		return -1;
+	}
+	if (strcmp(dir, "lower") && strcmp(dir, "higher")) {
+		snprintf(why, len, "result %s: field direction: '%s' is neither lower nor higher",
+			 key, dir);
+		return -1;
+	}
+	if (value && !json_is_number(value)) {
+		snprintf(why, len, "result %s: field value: not a number", key);
 		return -1;
 	}
 	if (!json_is_array(samples) || !json_array_size(samples)) {
@@ -525,17 +574,30 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 		json_t *e = json_array_get(samples, i);
 
 		if (!json_is_number(e)) {
-			snprintf(why, len, "result %s: sample %zu is not a number", key, i);
+			snprintf(why, len, "result %s: field samples[%zu]: not a number", key, i);
 			free(v);
 			return -1;
 		}
 		v[i] = json_number_value(e);
+		if (!isfinite(v[i]) || v[i] < 0) {
+			snprintf(why, len, "result %s: field samples[%zu]: %g is negative or not finite",
+				 key, i, v[i]);
+			free(v);
+			return -1;
+		}
 	}
-	r = pp_run_add(run, key, unit, strcmp(dir, "higher") ? PP_LOWER_IS_BETTER :
+	if (stats_n && (!json_is_integer(stats_n) ||
+			json_integer_value(stats_n) != (json_int_t)n)) {
+		snprintf(why, len, "result %s: field stats.n: does not match the %zu samples",
+			 key, n);
+		free(v);
+		return -1;
+	}
+	r = run_append(run, key, unit, strcmp(dir, "higher") ? PP_LOWER_IS_BETTER :
 		       PP_HIGHER_IS_BETTER, v, n);
 	free(v);
 	if (!r) {
-		snprintf(why, len, "result %s is duplicated or invalid", key);
+		snprintf(why, len, "result %s is invalid", key);
 		return -1;
 	}
 	r->value = jnum(o, "value", r->st.median);
@@ -563,16 +625,51 @@ static void load_skips(struct pp_run *run, json_t *a, const char *field,
 	}
 }
 
+/* The whole file in one read, then parsed: jansson's file reader is getc(). */
+static json_t *load_json(const char *path, size_t size, json_error_t *je)
+{
+	json_t *root = NULL;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(size ? size : 1);
+	if (buf && !pp_read_full(fd, buf, size))
+		root = json_loadb(buf, size, JSON_REJECT_DUPLICATES, je);
+	else
+		snprintf(je->text, sizeof(je->text), "%s", buf ? "cannot read it" : "out of memory");
+	free(buf);
+	close(fd);
+	return root;
+}
+
 int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 {
 	json_t *root, *meta, *res, *ver;
+	const char *dup;
 	json_error_t je;
 	char why[256] = "";
+	struct stat st;
 	size_t i;
-	int ret = PP_EXIT_BADFILE;
+	int oom, ret = PP_EXIT_BADFILE;
 
 	pp_run_init(run);
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return PP_EXIT_BADFILE;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(EISDIR));
+		return PP_EXIT_BADFILE;
+	}
+	if (st.st_size > PP_RESULTS_MAX_BYTES) {
+		snprintf(err, errlen, "%s: %lld bytes: larger than a result file may be (%d MiB)",
+			 path, (long long)st.st_size, PP_RESULTS_MAX_BYTES >> 20);
+		return PP_EXIT_BADFILE;
+	}
+	root = load_json(path, (size_t)st.st_size, &je);
 	if (!root) {
 		if (access(path, R_OK))
 			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
@@ -610,6 +707,12 @@ int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: %s", path, why[0] ? why : "out of memory");
 			goto out;
 		}
+	}
+	dup = find_duplicate(run, &oom);
+	if (dup || oom) {
+		snprintf(err, errlen, "%s: %s%s", path, dup ? "result duplicated: " : "out of memory",
+			 dup ? dup : "");
+		goto out;
 	}
 	load_skips(run, json_object_get(root, "skipped"), "reason", pp_run_skip);
 	load_skips(run, json_object_get(root, "failed"), "reason", pp_run_fail);

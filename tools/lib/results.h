@@ -18,6 +18,8 @@
 
 #define PP_KEY_MAX		96
 #define PP_UNIT_MAX		16
+/* pp_run_load() refuses larger files (a full run is well under 10 MiB). */
+#define PP_RESULTS_MAX_BYTES	(256 << 20)
 
 enum pp_dir {
 	PP_LOWER_IS_BETTER,

@@ -46,9 +46,35 @@ static void setup_meta(struct pp_ctx *ctx, int argc, char **argv)
 		   "default", sizeof(m->mode));
 }
 
+/*
+ * -o FILE: its directory must exist and be writable now, not after the
+ * run (the file itself is written atomically at the end).
+ */
+static int check_out_dir(const char *out)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	pp_strlcpy(dir, out, sizeof(dir));
+	slash = strrchr(dir, '/');
+	if (!slash)
+		pp_strlcpy(dir, ".", sizeof(dir));
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK | X_OK)) {
+		pp_err("-o %s: cannot write in %s: %s", out, dir, strerror(errno));
+		return PP_EXIT_FAIL;
+	}
+	return 0;
+}
+
 int pp_cmd_run_start(struct pp_cli *cli, struct pp_ctx *ctx,
 		     struct pp_run *run)
 {
+	if (cli->opts.out && check_out_dir(cli->opts.out))
+		return PP_EXIT_FAIL;
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->opts = cli->opts;
 	ctx->run = run;
