@@ -67,8 +67,15 @@ double pp_loop_overhead(void)
 
 static int time_once(pp_loop_fn fn, void *arg, uint64_t iters, uint64_t *ns)
 {
-	uint64_t t0 = pp_now_ns();
-	int ret = fn(iters, arg);
+	uint64_t t0;
+	int ret;
+
+	if (pp_interrupted)
+		return -EINTR;
+	t0 = pp_now_ns();
+	ret = fn(iters, arg);
+	if (pp_interrupted)
+		return -EINTR;
 
 	*ns = pp_now_ns() - t0;
 	return ret;
@@ -383,8 +390,15 @@ void pp_tmp_cleanup(void)
 	}
 }
 
+volatile sig_atomic_t pp_interrupted;
+static bool interruptible;
+
 static void on_signal(int sig)
 {
+	if (interruptible && !pp_interrupted && getpid() == tmp_owner) {
+		pp_interrupted = sig;
+		return;
+	}
 	pp_tmp_cleanup();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -401,6 +415,11 @@ void pp_tmp_install_handlers(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	tmp_owner = getpid();
+}
+
+void pp_interrupt_enable(void)
+{
+	interruptible = true;
 }
 
 int pp_tmp_dir(struct pp_ctx *ctx, char *buf, size_t size)

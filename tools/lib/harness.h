@@ -12,6 +12,7 @@
 #ifndef PP_HARNESS_H
 #define PP_HARNESS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -152,6 +153,16 @@ void pp_progress(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 int pp_tmp_dir(struct pp_ctx *ctx, char *buf, size_t size);
 void pp_tmp_cleanup(void);
 void pp_tmp_install_handlers(void);
+
+/*
+ * An interruptible run: the first SIGINT, SIGTERM or SIGHUP only sets
+ * pp_interrupted (to the signal) and interrupts the system call under
+ * way; the sampling loop then stops the benchmark with -EINTR and the run
+ * ends, keeping what it measured.  A second signal ends the process as
+ * the first would have without it.
+ */
+extern volatile sig_atomic_t pp_interrupted;
+void pp_interrupt_enable(void);
 
 /* CPU pinning (inherited by children). */
 int pp_pin_cpu(int cpu);

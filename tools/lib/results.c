@@ -382,6 +382,8 @@ static json_t *run_to_json(const struct pp_run *run)
 	json_object_set_new(o, "failed", skips_to_json(run->fails, run->nfails, "reason"));
 	if (run->ninfos)
 		json_object_set_new(o, "info", skips_to_json(run->infos, run->ninfos, "text"));
+	if (run->interrupted)
+		json_object_set_new(o, "interrupted", json_true());
 	return o;
 }
 
@@ -717,6 +719,7 @@ int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 	load_skips(run, json_object_get(root, "skipped"), "reason", pp_run_skip);
 	load_skips(run, json_object_get(root, "failed"), "reason", pp_run_fail);
 	load_skips(run, json_object_get(root, "info"), "text", pp_run_info);
+	run->interrupted = json_is_true(json_object_get(root, "interrupted"));
 	ret = 0;
 out:
 	json_decref(root);

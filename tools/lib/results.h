@@ -121,6 +121,7 @@ struct pp_run {
 	size_t nfails;
 	struct pp_skip *infos;		/* facts that are not numbers: */
 	size_t ninfos;			/* name and text (reason) */
+	bool interrupted;		/* stopped by a signal: partial */
 };
 
 void pp_run_init(struct pp_run *run);

@@ -384,7 +384,8 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 		n, n == 1 ? "" : "s", ctx.opts.samples, ctx.opts.target_ms,
 		ctx.opts.pin_cpu >= 0 ? "pinned" : "not pinned (use --cpu N to pin)");
 
-	for (i = 0; i < n; i++) {
+	pp_interrupt_enable();
+	for (i = 0; i < n && !pp_interrupted; i++) {
 		int r;
 
 		ctx.bench = list[i]->name;
@@ -394,6 +395,14 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 		pp_progress(&ctx, "%s: %s", list[i]->name, list[i]->summary);
 		r = list[i]->run(&ctx);
 		pp_tmp_cleanup();
+		if (pp_interrupted) {
+			/* what it finished is kept; it did not fail */
+			run.interrupted = true;
+			fprintf(stderr, "perfprobe: interrupted by SIG%s during %s: keeping the %zu results measured, %u of %u benchmarks done\n",
+				sigabbrev_np(pp_interrupted) ?: "?", list[i]->name,
+				run.nresults, i, n);
+			break;
+		}
 		if (r < 0) {
 			pp_err("%s: failed: %s", list[i]->name,
 			       ctx.failmsg[0] ? ctx.failmsg : "unknown error");

@@ -162,6 +162,8 @@ int pp_cmd_run_finish(struct pp_ctx *ctx, const char *tag, pp_run_text_fn text,
 		ret = PP_EXIT_FAIL;
 	else if (run->nskips && ret == PP_EXIT_OK)
 		ret = PP_EXIT_SKIP;
+	if (run->interrupted)
+		ret = 128 + pp_interrupted;	/* as the shell reports a signal */
 	pp_run_free(run);
 	return ret;
 }

@@ -128,10 +128,10 @@ static int measure_faults(struct pp_ctx *ctx, void *arg, unsigned int attempt,
 
 	(void)attempt;
 	ret = pf_sample(ctx, st, do_remap, st->remap);
-	if (!ret)
-		ret = pf_sample(ctx, st, do_touch, s);
+	if (ret)
+		return ret;	/* no remap samples to take a median of */
 	*overhead_ns = pp_median(st->remap->ns_per_op, st->remap->n);
-	return ret;
+	return pf_sample(ctx, st, do_touch, s);
 }
 
 /* 0, or pp_skip()'s or pp_fail()'s value. */

@@ -136,10 +136,10 @@ static int measure_catch(struct pp_ctx *ctx, void *arg, unsigned int attempt,
 
 	(void)attempt;
 	ret = pp_sample(ctx, do_send, NULL, NULL, send);
-	if (!ret)
-		ret = pp_sample(ctx, do_catch, NULL, NULL, s);
+	if (ret)
+		return ret;	/* send holds no samples to take a median of */
 	*overhead_ns = pp_median(send->ns_per_op, send->n);
-	return ret;
+	return pp_sample(ctx, do_catch, NULL, NULL, s);
 }
 
 /* prot: a fault and its delivery, less a catch (lmbench's estimate of delivery). */
