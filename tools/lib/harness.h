@@ -37,6 +37,7 @@ struct pp_opts {
 	const char *results_dir;	/* --results-dir */
 	bool no_save;
 	const char *tmpdir;		/* --tmpdir */
+	const char *label;		/* --label, NULL: the release */
 };
 
 struct pp_ctx {

@@ -81,6 +81,18 @@ bool pp_key_valid(const char *key)
 	return true;
 }
 
+bool pp_label_valid(const char *label)
+{
+	size_t n = strlen(label), i;
+
+	if (!n || n >= sizeof(((struct pp_meta *)0)->label) || !strcmp(label, "latest"))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)label[i]) && !strchr("._+-", label[i]))
+			return false;
+	return true;
+}
+
 const struct pp_result *pp_run_find(const struct pp_run *run, const char *key)
 {
 	size_t i;
@@ -261,6 +273,8 @@ static json_t *meta_to_json(const struct pp_meta *m)
 	json_object_set_new(o, "hostname", json_string(m->hostname));
 	json_object_set_new(o, "sysname", json_string(m->sysname));
 	json_object_set_new(o, "kernel_release", json_string(m->release));
+	if (m->label[0])
+		json_object_set_new(o, "label", json_string(m->label));
 	json_object_set_new(o, "kernel_version", json_string(m->kversion));
 	json_object_set_new(o, "arch", json_string(m->machine));
 	json_object_set_new(o, "cpu_model", json_string(m->cpu_model));
@@ -492,6 +506,9 @@ static void load_meta(struct pp_meta *m, json_t *o)
 	copy_str(m->hostname, sizeof(m->hostname), o, "hostname");
 	copy_str(m->sysname, sizeof(m->sysname), o, "sysname");
 	copy_str(m->release, sizeof(m->release), o, "kernel_release");
+	copy_str(m->label, sizeof(m->label), o, "label");
+	if (!m->label[0])	/* runs before labels: the release */
+		pp_strlcpy(m->label, m->release, sizeof(m->label));
 	copy_str(m->kversion, sizeof(m->kversion), o, "kernel_version");
 	copy_str(m->machine, sizeof(m->machine), o, "arch");
 	copy_str(m->cpu_model, sizeof(m->cpu_model), o, "cpu_model");

@@ -97,6 +97,7 @@ struct pp_meta {
 	double noise_pct;		/* CV threshold for "noisy" */
 	int pin_cpu;			/* -1: not pinned */
 	char mode[16];			/* "quick", "default", "full" */
+	char label[64];			/* --label; default the release */
 	/*
 	 * What else makes two runs comparable, read from the system.  A
 	 * read that failed leaves its field empty (0 mitigations): not
@@ -162,6 +163,8 @@ int pp_results_path(const char *dir, const struct pp_meta *m, const char *tag,
 		    char *buf, size_t size);
 
 bool pp_key_valid(const char *key);
+/* A --label: 1-63 of [A-Za-z0-9._+-], not "latest" (a word of its own). */
+bool pp_label_valid(const char *label);
 void pp_kside_clear(struct pp_kside *k);
 
 #endif /* PP_RESULTS_H */

@@ -4,6 +4,8 @@
  * global options may appear anywhere on the line.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
 #include <sched.h>
@@ -17,6 +19,7 @@
 #include "commands.h"
 #include "kernel/kside.h"
 #include "print.h"
+#include "report/runsel.h"
 #include "report/summary.h"
 #include "runcmd.h"
 
@@ -45,6 +48,14 @@ static int cmd_list(struct pp_cli *cli, int argc, char **argv);
 static int cmd_run(struct pp_cli *cli, int argc, char **argv);
 static int cmd_syscall(struct pp_cli *cli, int argc, char **argv);
 static int cmd_summary(struct pp_cli *cli, int argc, char **argv);
+static int cmd_ls(struct pp_cli *cli, int argc, char **argv);
+
+static const struct option ls_longopts[] = {
+	{ "kernel", required_argument, NULL, 'k' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct pp_cmd_opts ls_opts = { "k:", ls_longopts };
 static int cmd_help(struct pp_cli *cli, int argc, char **argv);
 static int cmd_version(struct pp_cli *cli, int argc, char **argv);
 
@@ -52,7 +63,8 @@ static const struct cmd cmds[] = {
 	{ "list", cmd_list, "[GROUP]", "list the benchmarks, one per line", NULL },
 	{ "run", cmd_run, "[NAME|GROUP...]", "run benchmarks (default: all)", NULL },
 	{ "syscall", cmd_syscall, "", "the Processor, Processes table (group proc)", NULL },
-	{ "summary", cmd_summary, "FILE...", "lmbench tables from result files, one row each", NULL },
+	{ "summary", cmd_summary, "RUNS...", "lmbench tables, one row per run (files, dirs, labels, latest)", NULL },
+	{ "ls", cmd_ls, "[--kernel K] [--label L]", "list the saved runs", &ls_opts },
 	{ "compare", pp_cmd_compare, "[-t PCT] BASE NEW...", "did NEW regress against BASE? verdicts per key (files or dirs)", &pp_compare_opts },
 	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL },
 	{ "copy", pp_cmd_copy, "[-d DIR -s LIST]", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", &pp_copy_opts },
@@ -67,6 +79,7 @@ enum {
 	OPT_RESULTS_DIR = 256,
 	OPT_NO_SAVE,
 	OPT_TMPDIR,
+	OPT_LABEL,
 	OPT_NOISE,
 	OPT_FULL,
 	OPT_VERSION,
@@ -85,6 +98,7 @@ static const struct option long_opts[] = {
 	{ "results-dir", required_argument, NULL, OPT_RESULTS_DIR },
 	{ "no-save", no_argument, NULL, OPT_NO_SAVE },
 	{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
+	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "noise", required_argument, NULL, OPT_NOISE },
 	{ NULL, 0, NULL, 0 }
 };
@@ -108,6 +122,7 @@ static void usage(FILE *f)
 		"      --results-dir DIR  where runs are saved (default ~/.local/share/perfprobe/results)\n"
 		"      --no-save     do not save the run under the results directory\n"
 		"      --tmpdir DIR  where temporary files go (default $TMPDIR or /tmp)\n"
+		"      --label NAME  name the run (default: the kernel release) for ls, summary, compare\n"
 		"  -v, --verbose     more detail: every result with its spread\n"
 		"  -h, --help        this text;  --version  the version\n"
 		"\nexit codes: 0 all ran, 1 failure, 2 usage error, 3 bad result file,\n"
@@ -185,6 +200,12 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 			return pp_usage_err("--tmpdir: '%s' is not a writable directory",
 					 optarg);
 		cli->opts.tmpdir = optarg;
+		break;
+	case OPT_LABEL:
+		if (!pp_label_valid(optarg))
+			return pp_usage_err("--label: '%s': 1 to 63 letters, digits or . _ + - (not 'latest')",
+					 optarg);
+		cli->opts.label = optarg;
 		break;
 	case OPT_NOISE:
 		if (pp_parse_double(optarg, 0.01, 1000, &d))
@@ -469,40 +490,175 @@ static int cmd_syscall(struct pp_cli *cli, int argc, char **argv)
 
 /* --- summary --- */
 
+/* Every run the words name (runsel.c), in order: 0 or an exit code. */
+static int load_named(struct pp_cli *cli, int argc, char **argv,
+		      struct pp_run **out, size_t *nout)
+{
+	struct pp_run *runs = NULL;
+	size_t n = 0, i;
+	char err[512];
+	int a, ret = 0;
+
+	for (a = 0; a < argc && !ret; a++) {
+		struct pp_runsel sel;
+		struct pp_run *more;
+
+		ret = pp_runsel_resolve(argv[a], cli->opts.results_dir, &sel);
+		if (ret)
+			break;
+		more = realloc(runs, (n + sel.n) * sizeof(*runs));
+		if (!more)
+			ret = PP_EXIT_FAIL;
+		else
+			runs = more;
+		for (i = 0; !ret && i < sel.n; i++) {
+			ret = pp_run_load(&runs[n], sel.paths[i], err, sizeof(err));
+			if (ret)
+				pp_err("%s", err);
+			else
+				n++;
+		}
+		pp_runsel_free(&sel);
+	}
+	if (ret) {
+		while (n-- > 0)
+			pp_run_free(&runs[n]);
+		free(runs);
+		return ret;
+	}
+	*out = runs;
+	*nout = n;
+	return 0;
+}
+
 static int cmd_summary(struct pp_cli *cli, int argc, char **argv)
 {
 	struct pp_run *runs;
-	char err[512];
-	int i, ret = 0;
+	size_t i, n;
+	int ret;
 
 	if (argc < 1)
-		return pp_usage_err("summary: give one or more result files");
+		return pp_usage_err("summary: give one or more result files, directories or labels");
 	if (cli->opts.json)
 		return pp_usage_err("summary: --json is not supported: the files already are JSON");
-	runs = calloc((size_t)argc, sizeof(*runs));
-	if (!runs)
-		return PP_EXIT_FAIL;
-	for (i = 0; i < argc; i++) {
-		ret = pp_run_load(&runs[i], argv[i], err, sizeof(err));
-		if (ret) {
-			pp_err("%s", err);
-			break;
+	ret = load_named(cli, argc, argv, &runs, &n);
+	if (ret)
+		return ret;
+	if (!pp_print_tables(stdout, runs, n))
+		printf("(no results that belong in a summary table)\n");
+	putchar('\n');
+	if (pp_verbose)
+		for (i = 0; i < n; i++) {
+			printf("%s (%s):\n", runs[i].meta.label, runs[i].meta.release);
+			pp_print_flat(stdout, &runs[i], true);
 		}
-	}
-	if (!ret) {
-		if (!pp_print_tables(stdout, runs, (size_t)argc))
-			printf("(no results that belong in a summary table)\n");
-		putchar('\n');
-		if (pp_verbose)
-			for (i = 0; i < argc; i++) {
-				printf("%s (%s):\n", argv[i], runs[i].meta.release);
-				pp_print_flat(stdout, &runs[i], true);
-			}
-		pp_print_notes(stdout, runs, (size_t)argc);
-	}
-	while (i-- > 0)
+	pp_print_notes(stdout, runs, n);
+	for (i = 0; i < n; i++)
 		pp_run_free(&runs[i]);
 	free(runs);
+	return 0;
+}
+
+/* --- ls --- */
+
+struct ls_row {
+	struct pp_meta meta;
+	size_t nresults;
+	const char *path;
+};
+
+static int cmp_ls_row(const void *a, const void *b)
+{
+	const struct ls_row *x = a, *y = b;
+	int c = strcmp(x->meta.date, y->meta.date);
+
+	return c ? c : strcmp(x->path, y->path);
+}
+
+static void ls_print(const struct ls_row *rows, size_t n)
+{
+	size_t i;
+
+	pp_print_text("%-20s %-24s %-24s %-7s %-5s %7s  %s\n", "date", "label", "kernel",
+		      "mode", "cpu", "results", "file");
+	pp_print_open_array("runs");
+	for (i = 0; i < n; i++) {
+		const struct pp_meta *m = &rows[i].meta;
+		char cpu[16];
+
+		snprintf(cpu, sizeof(cpu), "%d", m->pin_cpu);
+		pp_print_open_object(NULL);
+		pp_print_string(PP_ANY, "date", "%-20s", m->date);
+		pp_print_string(PP_ANY, "label", " %-24s", m->label);
+		pp_print_string(PP_ANY, "kernel", " %-24s", m->release);
+		pp_print_string(PP_ANY, "mode", " %-7s", m->mode);
+		pp_print_int(PP_JSON, "pin_cpu", NULL, m->pin_cpu);
+		pp_print_string(PP_FP, NULL, " %-5s", m->pin_cpu < 0 ? "-" : cpu);
+		pp_print_u64(PP_ANY, "results", " %7llu", rows[i].nresults);
+		pp_print_string(PP_ANY, "file", "  %s\n", rows[i].path);
+		pp_print_close_object();
+	}
+	pp_print_close_array();
+}
+
+static int cmd_ls(struct pp_cli *cli, int argc, char **argv)
+{
+	const char *kernel = NULL, *label = NULL;
+	struct pp_runsel all = { 0 };
+	struct ls_row *rows;
+	char dir[PATH_MAX], err[512];
+	size_t i, n = 0;
+	int c, ret;
+
+	(void)argv;
+	if (cli->opts.label && !pp_label_valid(cli->opts.label))
+		return PP_EXIT_USAGE;
+	if (argc)
+		return pp_usage_err("ls: takes no arguments (--kernel K and --label L filter)");
+	for (c = 0; c < cli->ncopts; c++)
+		kernel = cli->copts[c].arg;
+	/* --label is a global option: for ls it is the filter */
+	label = cli->opts.label;
+	if (cli->opts.results_dir)
+		pp_strlcpy(dir, cli->opts.results_dir, sizeof(dir));
+	else if (pp_results_default_dir(dir, sizeof(dir)))
+		return pp_usage_err("ls: no results directory (no $HOME): give --results-dir DIR");
+	ret = pp_runsel_scan(dir, &all);
+	if (ret && ret != -ENOENT) {
+		pp_err("ls: %s: %s", dir, strerror(-ret));
+		return PP_EXIT_FAIL;
+	}
+	rows = calloc(all.n ? all.n : 1, sizeof(*rows));
+	if (!rows) {
+		pp_runsel_free(&all);
+		return PP_EXIT_FAIL;
+	}
+	for (i = 0; i < all.n; i++) {
+		struct pp_run run;
+
+		if (pp_run_load(&run, all.paths[i], err, sizeof(err))) {
+			fprintf(stderr, "perfprobe: ls: skipped: %s\n", err);
+			continue;
+		}
+		if ((!kernel || !fnmatch(kernel, run.meta.release, 0)) &&
+		    (!label || !fnmatch(label, run.meta.label, 0))) {
+			rows[n].meta = run.meta;
+			rows[n].nresults = run.nresults;
+			rows[n].path = all.paths[i];
+			n++;
+		}
+		pp_run_free(&run);
+	}
+	qsort(rows, n, sizeof(*rows), cmp_ls_row);
+	pp_print_start(stdout, cli->opts.json);
+	pp_print_string(PP_JSON, "format", NULL, "perfprobe-ls");
+	pp_print_string(PP_JSON, "results_dir", NULL, dir);
+	ls_print(rows, n);
+	if (!n)
+		pp_print_text("(no saved runs%s in %s)\n", kernel || label ? " that match" : "", dir);
+	ret = pp_print_done();
+	free(rows);
+	pp_runsel_free(&all);
 	return ret;
 }
 

@@ -44,6 +44,8 @@ static void setup_meta(struct pp_ctx *ctx, int argc, char **argv)
 	m->pin_cpu = ctx->opts.pin_cpu;
 	pp_strlcpy(m->mode, ctx->opts.quick ? "quick" : ctx->opts.full ? "full" :
 		   "default", sizeof(m->mode));
+	pp_strlcpy(m->label, ctx->opts.label ? ctx->opts.label : m->release,
+		   sizeof(m->label));
 }
 
 /*

@@ -3,8 +3,8 @@
  * perfprobe compare BASE NEW [NEW...]: is NEW slower than BASE, where,
  * how sure, and what did the kernel do differently?
  *
- * Each side is a result file or a directory of them (every *.json below
- * it, pooled).  The statistics are compare.c's; this file resolves the
+ * Each side is a result file, a directory of them (every *.json below
+ * it), a label or "latest" (runsel.c); a side's runs are pooled.  The statistics are compare.c's; this file resolves the
  * sides, filters keys, and writes the verdicts as text or JSON (through
  * the print layer) or as JUnit XML, KTAP or LAVA test-case lines for CI.
  * Documentation/compare.rst.
@@ -12,7 +12,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 #include "commands.h"
 #include "print.h"
 #include "report/compare.h"
+#include "report/runsel.h"
 #include "util.h"
 
 #define CMP_MAX_GLOBS	32
@@ -45,7 +45,7 @@ struct cmp_opts {
 struct side {
 	const char *arg;
 	char **paths;
-	size_t npaths, cap;
+	size_t npaths;
 	struct pp_run *runs;
 };
 
@@ -140,69 +140,24 @@ static bool matches(const char *const *globs, int n, const char *key)
 
 /* --- the sides --- */
 
-static struct side *walk_side;
-
-static int side_add(struct side *s, const char *path)
+/* The files of one side (runsel.c), then their runs: 0 or an exit code. */
+static int side_load(struct side *s, const char *results_dir)
 {
-	if (s->npaths == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 8;
-		char **p = realloc(s->paths, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		s->paths = p;
-		s->cap = cap;
-	}
-	s->paths[s->npaths] = strdup(path);
-	if (!s->paths[s->npaths])
-		return -ENOMEM;
-	s->npaths++;
-	return 0;
-}
-
-static int walk_one(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	size_t n = strlen(path);
-
-	(void)st;
-	(void)ftw;
-	if (type != FTW_F || n < 5 || strcmp(path + n - 5, ".json"))
-		return 0;
-	return side_add(walk_side, path) ? 1 : 0;
-}
-
-static int cmp_paths(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The files of one side, then their runs: 0 or an exit code. */
-static int side_load(struct side *s)
-{
+	struct pp_runsel sel;
 	char err[512];
-	struct stat st;
 	size_t i;
+	int ret;
 
-	if (stat(s->arg, &st))
-		return pp_err("compare: %s: %s", s->arg, strerror(errno)), PP_EXIT_BADFILE;
-	if (S_ISDIR(st.st_mode)) {
-		walk_side = s;
-		if (nftw(s->arg, walk_one, 16, FTW_PHYS))
-			return pp_err("compare: %s: cannot read the directory", s->arg), PP_EXIT_FAIL;
-		if (!s->npaths)
-			return pp_err("compare: %s: no result files (*.json) in this directory", s->arg),
-			       PP_EXIT_BADFILE;
-		qsort(s->paths, s->npaths, sizeof(*s->paths), cmp_paths);
-	} else if (side_add(s, s->arg)) {
-		return PP_EXIT_FAIL;
-	}
+	ret = pp_runsel_resolve(s->arg, results_dir, &sel);
+	if (ret)
+		return ret;
+	s->paths = sel.paths;
+	s->npaths = sel.n;
 	s->runs = calloc(s->npaths, sizeof(*s->runs));
 	if (!s->runs)
 		return PP_EXIT_FAIL;
 	for (i = 0; i < s->npaths; i++) {
-		int ret = pp_run_load(&s->runs[i], s->paths[i], err, sizeof(err));
-
+		ret = pp_run_load(&s->runs[i], s->paths[i], err, sizeof(err));
 		if (ret) {
 			pp_err("%s", err);
 			return ret;
@@ -610,7 +565,7 @@ int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv)
 		return PP_EXIT_FAIL;
 	for (i = 0; i < argc && !ret; i++) {
 		sides[i].arg = argv[i];
-		ret = side_load(&sides[i]);
+		ret = side_load(&sides[i], cli->opts.results_dir);
 	}
 	if (ret)
 		goto out;

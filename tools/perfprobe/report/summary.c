@@ -13,6 +13,8 @@
 #include "summary.h"
 #include "util.h"
 
+#define OS_WIDTH	13	/* lmbench's OS column */
+
 static const struct pp_col proc_cols[] = {
 	{ " Mhz", "    ", 4, 0, "=mhz", NULL, 0 },
 	{ "null", "call", 4, 2, "lat_syscall-null", NULL, 0 },
@@ -274,6 +276,44 @@ static void rule(FILE *f, int len)
 	fputc('\n', f);
 }
 
+/* A run's label, else its release (lmbench's "Linux 2.4.19" if it fits). */
+static void full_name(const struct pp_meta *m, char *buf, size_t size)
+{
+	if (m->label[0] && strcmp(m->label, m->release))
+		snprintf(buf, size, "%s", m->label);
+	else if (strlen(m->sysname) + 1 + strlen(m->release) <= OS_WIDTH)
+		snprintf(buf, size, "%s %s", m->sysname, m->release);
+	else
+		snprintf(buf, size, "%s", m->release);
+}
+
+/*
+ * The OS column: the name, or when it is too long and another row's
+ * begins the same (6.8.0-rc3-00123-g1a2b vs 6.8.0-rc3-00124-g3c4d), its
+ * end, after a '~', so that the rows still differ.
+ */
+static void row_name(const struct pp_run *runs, size_t nruns, size_t i,
+		     char *buf, size_t size)
+{
+	char other[160];
+	size_t j, n;
+
+	full_name(&runs[i].meta, buf, size);
+	n = strlen(buf);
+	if (n <= OS_WIDTH)
+		return;
+	for (j = 0; j < nruns; j++) {
+		if (j == i)
+			continue;
+		full_name(&runs[j].meta, other, sizeof(other));
+		if (!strncmp(buf, other, OS_WIDTH) && strcmp(buf, other)) {
+			memmove(buf + 1, buf + n - (OS_WIDTH - 1), OS_WIDTH);
+			buf[0] = '~';
+			return;
+		}
+	}
+}
+
 static void print_table(FILE *f, const struct pp_table *t,
 			const struct pp_run *runs, size_t nruns)
 {
@@ -308,10 +348,8 @@ static void print_table(FILE *f, const struct pp_table *t,
 		 * column goes without the system name, so that rows of
 		 * 6.1.0-57-amd64 and 6.1.0-58-amd64 still differ.
 		 */
-		snprintf(os, sizeof(os), "%s %s", m->sysname, m->release);
-		if (strlen(os) > 13)
-			snprintf(os, sizeof(os), "%s", m->release);
-		fprintf(f, "%-9.9s %13.13s", m->hostname, os);
+		row_name(runs, nruns, i, os, sizeof(os));
+		fprintf(f, "%-9.9s %*.*s", m->hostname, OS_WIDTH, OS_WIDTH, os);
 		for (c = t->cols; c->width; c++) {
 			double v = col_value(&runs[i], c);
 
@@ -438,16 +476,19 @@ static void placement_note(FILE *f, const struct pp_run *runs, size_t nruns)
 	if (nruns < 2)
 		return;
 	for (i = 0; i < nruns; i++)
-		if (runs[i].meta.pin_cpu < 0 || runs[i].meta.pin_cpu != runs[0].meta.pin_cpu)
+		if (runs[i].meta.pin_cpu != runs[0].meta.pin_cpu)
 			break;
-	if (i == nruns)
+	if (i == nruns) {
+		if (runs[0].meta.pin_cpu < 0)
+			fprintf(f, "no run was pinned: where the scheduler put them may differ; use --cpu N\n");
 		return;
+	}
 	fprintf(f, "placement differs: ");
 	for (i = 0; i < nruns; i++) {
 		if (runs[i].meta.pin_cpu < 0)
-			fprintf(f, "%s%s not pinned", i ? ", " : "", runs[i].meta.release);
+			fprintf(f, "%s%s not pinned", i ? ", " : "", runs[i].meta.label);
 		else
-			fprintf(f, "%s%s on CPU %d", i ? ", " : "", runs[i].meta.release,
+			fprintf(f, "%s%s on CPU %d", i ? ", " : "", runs[i].meta.label,
 				runs[i].meta.pin_cpu);
 	}
 	fprintf(f, "; compare runs made with the same --cpu N\n");
@@ -460,7 +501,7 @@ void pp_print_notes(FILE *f, const struct pp_run *runs, size_t nruns)
 	placement_note(f, runs, nruns);
 	for (i = 0; i < nruns; i++) {
 		const struct pp_run *r = &runs[i];
-		const char *who = nruns > 1 ? r->meta.release : NULL;
+		const char *who = nruns > 1 ? r->meta.label : NULL;
 		bool first = true;
 
 		if (!r->meta.mhz.trusted)
