@@ -3,7 +3,7 @@
 # perfprobe compare: verdicts on real and on shifted runs, exit codes for
 # CI, every output format read back by another parser, bad input.
 . "$(dirname "$0")/tap.sh"
-plan 26
+plan 29
 
 A=$T_TMP/a.json
 B=$T_TMP/b.json
@@ -57,6 +57,19 @@ ok $([ $? -eq 5 ]; echo $?) "--fail-on lat_syscall-null: exit 5"
 ok $([ $? -eq 5 ]; echo $?) "two new sides, one regressed: exit 5"
 check "... both compared" test "$(grep -c '^new:' "$T_TMP/two.txt")" -eq 2
 
+# A run made while a CPU hog shares its CPU: flagged on the keys it slowed.
+# Default mode, so that every 10 ms sample spans several scheduler slices.
+"$PERFPROBE" --cpu 1 --no-save -o "$T_TMP/quiet.json" run lat_syscall >/dev/null 2>&1
+taskset -c 1 sh -c 'while :; do :; done' &
+hog=$!
+"$PERFPROBE" --cpu 1 --no-save -o "$T_TMP/hog.json" run lat_syscall >/dev/null 2>&1
+kill "$hog"
+wait "$hog" 2>/dev/null
+"$PERFPROBE" compare --json "$T_TMP/quiet.json" "$T_TMP/hog.json" >"$T_TMP/hog.cmp"
+ok $([ $? -eq 5 ]; echo $?) "a run beside a CPU hog on its CPU: exit 5 (regression)"
+check "... lat_syscall-null is a regression ($(jq -r '.comparisons[0].results[] | select(.key == "lat_syscall-null") | "\(.change_pct | round)%"' "$T_TMP/hog.cmp"))" \
+	jq -e '.comparisons[0].results[] | select(.key == "lat_syscall-null") | .verdict == "regression"' "$T_TMP/hog.cmp"
+
 # Not comparable: another host.
 jq '.meta.hostname = "elsewhere"' "$A" >"$T_TMP/other.json"
 "$PERFPROBE" compare "$A" "$T_TMP/other.json" >"$T_TMP/other.txt"
@@ -99,6 +112,36 @@ assert len(lines) >= 6
 for l in lines:
     assert re.fullmatch(r'lava-test-case lat_syscall-\w+ --result fail --measurement [0-9.e+-]+ --units us', l), l
 " "$T_TMP/l.txt"
+
+"$PERFPROBE" compare --format kcidb "$S" "$T_TMP/slow.json" >"$T_TMP/kcidb.json"
+check "KCIDB: schema v4 facts hold (python json), a FAIL test per regression" python3 -c "
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+assert d['version']['major'] == 4 and 0 <= d['version']['minor'] <= 5, d['version']
+origin = re.compile(r'^[a-z0-9_]+$')
+def has_id(o, req):
+    for k in req:
+        assert k in o, (k, o)
+    assert origin.match(o['origin']), o['origin']
+    assert o['id'].startswith(o['origin'] + ':'), o['id']
+for c in d['checkouts']:
+    has_id(c, ['id', 'origin'])
+builds = {b['id'] for b in d['builds']}
+for b in d['builds']:
+    has_id(b, ['id', 'origin', 'checkout_id'])
+    assert b['checkout_id'] in {c['id'] for c in d['checkouts']}
+allowed = {'id', 'build_id', 'origin', 'path', 'environment', 'status', 'waived', 'start_time',
+           'duration', 'output_files', 'log_url', 'log_excerpt', 'comment', 'misc', 'number'}
+assert len(d['tests']) >= 6
+for t in d['tests']:
+    has_id(t, ['id', 'origin', 'build_id'])
+    assert set(t) <= allowed, set(t) - allowed
+    assert t['build_id'] in builds
+    assert t['status'] in ('FAIL', 'ERROR', 'MISS', 'PASS', 'DONE', 'SKIP')
+    assert re.match(r'^perfprobe\.proc\.lat_syscall-\w+$', t['path']), t['path']
+    assert set(t['number']) <= {'value', 'unit', 'prefix'} and isinstance(t['number']['value'], float)
+    assert t['status'] == 'FAIL' and t['misc']['verdict'] == 'regression'
+" "$T_TMP/kcidb.json"
 
 # Bad input: one line, the right exit code.
 "$PERFPROBE" compare "$A" 2>"$T_TMP/e" >/dev/null

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@
 
 #define CMP_MAX_GLOBS	32
 
-enum cmp_format { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_KTAP, FMT_LAVA };
+enum cmp_format { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_KTAP, FMT_LAVA, FMT_KCIDB };
 
 struct cmp_opts {
 	double threshold;
@@ -74,7 +75,7 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 {
 	static const char *const formats[] = {
 		[FMT_TEXT] = "text", [FMT_JSON] = "json", [FMT_JUNIT] = "junit",
-		[FMT_KTAP] = "ktap", [FMT_LAVA] = "lava",
+		[FMT_KTAP] = "ktap", [FMT_LAVA] = "lava", [FMT_KCIDB] = "kcidb",
 	};
 	unsigned int f;
 	int i;
@@ -116,7 +117,7 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 				if (!strcmp(c->arg, formats[f]))
 					break;
 			if (f == ARRAY_SIZE(formats))
-				return pp_usage_err("compare: --format: '%s' is not one of text, json, junit, ktap, lava",
+				return pp_usage_err("compare: --format: '%s' is not one of text, json, junit, ktap, lava, kcidb",
 						    c->arg);
 			o->format = f;
 			break;
@@ -458,6 +459,84 @@ static void print_lava(FILE *f, const struct row *rows, size_t nrows)
 	}
 }
 
+/*
+ * KernelCI's KCIDB I/O schema (v4): the new side as a checkout, a build
+ * and one test per key, with its median as the test's number and the
+ * comparison in misc.  Status: FAIL for a failing regression, PASS for
+ * the rest that were compared, SKIP for keys missing on one side.
+ */
+#define KCIDB_ORIGIN	"perfprobe"
+
+static json_t *kcidb_test(const struct row *r, const char *build_id,
+			  const char *date)
+{
+	char id[PP_KEY_MAX + 320], path[PP_KEY_MAX + 64], *p;
+	json_t *t = json_object(), *misc = json_object(), *num;
+
+	snprintf(id, sizeof(id), "%s:%s", build_id, r->pool->key);
+	snprintf(path, sizeof(path), "perfprobe.%s.%s", r->group, r->pool->key);
+	for (p = path + strlen("perfprobe.") + strlen(r->group) + 1; *p; p++)
+		if (*p == '.')
+			*p = '_';	/* a path's parts are separated by dots */
+	json_object_set_new(t, "id", json_string(id));
+	json_object_set_new(t, "build_id", json_string(build_id));
+	json_object_set_new(t, "origin", json_string(KCIDB_ORIGIN));
+	json_object_set_new(t, "path", json_string(path));
+	json_object_set_new(t, "status", json_string(!r->ok ? "SKIP" : r->fails ? "FAIL" : "PASS"));
+	if (date[0])
+		json_object_set_new(t, "start_time", json_string(date));
+	if (r->ok) {
+		num = json_object();
+		json_object_set_new(num, "value", json_real(r->st.new_median));
+		json_object_set_new(num, "unit", json_string(r->pool->unit));
+		json_object_set_new(t, "number", num);
+		json_object_set_new(misc, "base_median", json_real(r->st.base_median));
+		json_object_set_new(misc, "change_pct", json_real(r->st.change_pct));
+		json_object_set_new(misc, "lo_pct", json_real(r->st.lo_pct));
+		json_object_set_new(misc, "hi_pct", json_real(r->st.hi_pct));
+	}
+	json_object_set_new(misc, "verdict", json_string(row_verdict(r)));
+	json_object_set_new(misc, "direction", json_string(r->pool->dir == PP_HIGHER_IS_BETTER ?
+							   "higher" : "lower"));
+	json_object_set_new(t, "misc", misc);
+	return t;
+}
+
+static int print_kcidb(FILE *f, const struct side *base, const struct side *new,
+		       const struct row *rows, size_t nrows)
+{
+	const struct pp_meta *m = &new->runs[0].meta;
+	json_t *doc = json_object(), *ver = json_object(), *co = json_object();
+	json_t *b = json_object(), *tests = json_array(), *misc = json_object();
+	char id[256];
+	size_t i;
+	int ret;
+
+	snprintf(id, sizeof(id), KCIDB_ORIGIN ":%s:%s", m->hostname, m->label);
+	json_object_set_new(ver, "major", json_integer(4));
+	json_object_set_new(ver, "minor", json_integer(3));
+	json_object_set_new(doc, "version", ver);
+	json_object_set_new(co, "id", json_string(id));
+	json_object_set_new(co, "origin", json_string(KCIDB_ORIGIN));
+	json_object_set_new(co, "comment", json_string(m->release));
+	json_object_set_new(doc, "checkouts", json_pack("[o]", co));
+	json_object_set_new(b, "id", json_string(id));
+	json_object_set_new(b, "origin", json_string(KCIDB_ORIGIN));
+	json_object_set_new(b, "checkout_id", json_string(id));
+	json_object_set_new(b, "architecture", json_string(m->machine));
+	json_object_set_new(misc, "kernel_release", json_string(m->release));
+	json_object_set_new(misc, "baseline", json_string(base->runs[0].meta.label));
+	json_object_set_new(b, "misc", misc);
+	json_object_set_new(doc, "builds", json_pack("[o]", b));
+	for (i = 0; i < nrows; i++)
+		json_array_append_new(tests, kcidb_test(&rows[i], id, m->date));
+	json_object_set_new(doc, "tests", tests);
+	ret = json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(doc);
+	return ret ? -EIO : 0;
+}
+
 /* --- one comparison --- */
 
 static int build_rows(const struct side *base, const struct side *new,
@@ -535,6 +614,9 @@ static int compare_one(struct side *base, struct side *new,
 	case FMT_LAVA:
 		print_lava(stdout, rows, nrows);
 		break;
+	case FMT_KCIDB:
+		ret = print_kcidb(stdout, base, new, rows, nrows);
+		break;
 	}
 	*regressed |= nfail > 0;
 	*differs |= nw > 0;
@@ -557,9 +639,8 @@ int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv)
 		return ret;
 	if (argc < 2)
 		return pp_usage_err("compare: give a base and at least one new side (result files or directories)");
-	if (argc > 2 && (o.format == FMT_JUNIT || o.format == FMT_KTAP || o.format == FMT_LAVA))
-		return pp_usage_err("compare: --format %s takes one new side",
-				    o.format == FMT_JUNIT ? "junit" : o.format == FMT_KTAP ? "ktap" : "lava");
+	if (argc > 2 && o.format != FMT_TEXT && o.format != FMT_JSON)
+		return pp_usage_err("compare: --format junit, ktap, lava and kcidb take one new side");
 	sides = calloc((size_t)argc, sizeof(*sides));
 	if (!sides)
 		return PP_EXIT_FAIL;
