@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -290,8 +291,14 @@ static void expect_bad(const char *name, const char *text, const char *msg)
 
 static void test_bad_files(void **state)
 {
+	char dirp[256];
+
 	(void)state;
 	expect_bad("missing.json", NULL, "cannot read");
+	path(dirp, "adir.json");
+	assert_int_equal(mkdir(dirp, 0755), 0);
+	expect_bad("adir.json", NULL, "Is a directory");
+	rmdir(dirp);
 	expect_bad("text.json", "hello world\n", "not valid JSON");
 	expect_bad("trunc.json", "{\"format\": \"perfprobe-results\", \"schema_ve", "not valid JSON");
 	expect_bad("other.json", "{\"name\": 1}", "not a perfprobe result");
@@ -312,6 +319,21 @@ static void test_bad_files(void **state)
 		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
 		   "\"samples\": []}]}",
 		   "no samples");
+	expect_bad("direction.json",
+		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
+		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"up\", "
+		   "\"samples\": [1]}]}",
+		   "field direction");
+	expect_bad("negative.json",
+		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
+		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
+		   "\"samples\": [1, -2]}]}",
+		   "field samples[1]");
+	expect_bad("count.json",
+		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
+		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
+		   "\"samples\": [1, 2], \"stats\": {\"n\": 3}}]}",
+		   "field stats.n");
 	expect_bad("dup.json",
 		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
 		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
