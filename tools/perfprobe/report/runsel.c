@@ -67,7 +67,8 @@ int pp_runsel_scan(const char *dir, struct pp_runsel *sel)
 	scan_sel = sel;
 	if (nftw(dir, scan_one, 16, FTW_PHYS))
 		return errno ? -errno : -ENOMEM;
-	qsort(sel->paths, sel->n, sizeof(*sel->paths), cmp_str);
+	if (sel->n)
+		qsort(sel->paths, sel->n, sizeof(*sel->paths), cmp_str);
 	return 0;
 }
 
