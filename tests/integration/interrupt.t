@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A run stopped by SIGINT, SIGTERM or SIGHUP keeps what it measured: the
+# partial run is saved and printed with "interrupted": true, the exit code
+# is 128 + the signal, and no benchmark process is left behind.
+. "$(dirname "$0")/tap.sh"
+plan 15
+
+# interrupt SIG NUM: run until the second benchmark starts, then signal it
+interrupt() {
+	local sig=$1 num=$2 out=$T_TMP/$1 pid rc i
+	"$PERFPROBE" --no-save --json -o "$out.json" run lat_syscall lat_sig lat_pipe lat_ctx \
+		>"$out.stdout" 2>"$out.err" &
+	pid=$!
+	for i in $(seq 1 1500); do
+		grep -q '\[2/4\]' "$out.err" && break
+		sleep 0.02
+	done
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	ok $([ $rc -eq $((128 + num)) ]; echo $?) "SIG$sig: exit $((128 + num)) (got $rc)"
+	check "SIG$sig: said on stderr" grep -q "interrupted by SIG$sig during lat_sig" "$out.err"
+	check "SIG$sig: the saved run is partial, marked, with lat_syscall's results" jq -e \
+		'.interrupted == true and ([.results[] | select(.key | startswith("lat_syscall"))] | length) == 6 and
+		 ([.results[] | select(.key | startswith("lat_ctx"))] | length) == 0 and (.failed | length) == 0' "$out.json"
+	check "SIG$sig: --json printed the same partial document" jq -e '.interrupted == true' "$out.stdout"
+	ok $(! pgrep -f -- "$out.json" >/dev/null; echo $?) "SIG$sig: no process of the run left"
+}
+interrupt INT 2
+interrupt TERM 15
+interrupt HUP 1
+
+done_testing
