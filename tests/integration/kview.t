@@ -10,7 +10,7 @@
 . "$(dirname "$0")/tap.sh"
 KVIEW=${PP_KVIEW:-$(dirname "$PERFPROBE")/tests/pp-kview}
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
-NTESTS=30
+NTESTS=33
 plan $NTESTS
 
 skip_all() {
@@ -106,4 +106,15 @@ else
 	ok $([ "$left" -eq 0 ]; echo $?) "SIGINT: none of its programs left behind ($left)"
 	[ -n "$child" ] && kill "$child" 2>/dev/null
 fi
+
+# perfprobe kernel-view status: the backend it would use, each probe how or why not
+"$PERFPROBE" --json kernel-view status >"$T_TMP/kvs.json"
+ok $? "kernel-view status --json exits 0"
+check "... BPF usable here, and the backend is the module if usable, else bpf" jq -e \
+	'.bpf.usable == true and .backend == (if .kmod.usable then "kmod" else "bpf" end) and
+	 (.kmod.usable or (.kmod.why | length) > 0)' "$T_TMP/kvs.json"
+check "... every BPF probe says how it attaches or why not (never silent)" jq -e \
+	'(.bpf.probes | to_entries | length == 5 and
+	  all(.value | (.available and (.how | length) > 0) or (.available | not) and (.why | length) > 0)) and
+	 .bpf.probes.syscalls.available' "$T_TMP/kvs.json"
 done_testing

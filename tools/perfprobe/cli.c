@@ -66,6 +66,7 @@ static const struct cmd cmds[] = {
 	{ "summary", cmd_summary, "RUNS...", "lmbench tables, one row per run (files, dirs, labels, latest)", NULL },
 	{ "ls", cmd_ls, "[--kernel K] [--label L]", "list the saved runs", &ls_opts },
 	{ "compare", pp_cmd_compare, "[-t PCT] BASE NEW...", "did NEW regress against BASE? verdicts per key (files or dirs)", &pp_compare_opts },
+	{ "kernel-view", pp_cmd_kernel_view, "status", "which kernel-view backend (perfprobe.ko, BPF) would be used; each probe: how, or why not", NULL },
 	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL },
 	{ "copy", pp_cmd_copy, "[-d DIR -s LIST]", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", &pp_copy_opts },
 	{ "timer", pp_cmd_timer, "[-p NS -n N]", "hrtimer expiry lateness (perfprobe.ko)", &pp_timer_opts },

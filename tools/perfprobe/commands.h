@@ -13,6 +13,8 @@ int pp_cmd_kmod(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_copy(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_timer(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv);
+/* perfprobe kernel-view status (kernel/kvstatus.c) */
+int pp_cmd_kernel_view(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe compare [options] BASE NEW... (report/comparecmd.c) */
 int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] [--quiet] */
