@@ -182,7 +182,7 @@ check: check-build check-layout
 
 # The layering: the core must not see a CLI or feature header.  Each of
 # these includes has to fail under the core's flags.
-LAYER_PROBES := cli.h bench.h commands.h kernel/ppnl.h kernel/kside.h \
+LAYER_PROBES := cli.h bench.h commands.h kernel/ppnl.h kernel/kview.h \
 	net/netproto.h report/summary.h benchlib/ipc.h
 check-layout:
 	$(Q)for h in $(LAYER_PROBES); do \

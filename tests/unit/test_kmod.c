@@ -29,7 +29,7 @@
 #include "cli.h"
 #include "kernel/kelf.h"
 #include "kernel/kmodcmd.h"
-#include "kernel/kside.h"
+#include "kernel/ktrace.h"
 #include "kernel/ppnl.h"
 #include "print.h"
 
@@ -233,6 +233,7 @@ static void test_trace(void **state)
 	static const char *const open_sc[] = { "openat", "open", "close", NULL };
 	static const char *const null_sc[] = { "getppid", NULL };
 	struct pp_kside_calc c;
+	struct pp_ktrace kt;
 	struct ppnl_trace t;
 
 	(void)state;
@@ -249,11 +250,13 @@ static void test_trace(void **state)
 	assert_int_equal(t.sys[2].ucopy_bytes, 30);
 
 	/* open+close: 1000 ops, (900 + 100) us, 2003 syscalls */
-	assert_int_equal(pp_kside_compute(&t, open_sc, &c), 0);
+	assert_int_equal(pp_ktrace_from_ppnl(&t, &kt), 0);
+	assert_int_equal(pp_ktrace_compute(&kt, open_sc, &c), 0);
 	assert_true(c.ops == 1000);
 	assert_true(c.kernel_ns > 999.9 && c.kernel_ns < 1000.1);
 	assert_true(c.syscalls > 2.002 && c.syscalls < 2.004);
-	assert_int_equal(pp_kside_compute(&t, null_sc, &c), -ENOENT);
+	assert_int_equal(pp_ktrace_compute(&kt, null_sc, &c), -ENOENT);
+	pp_ktrace_free(&kt);
 	ppnl_trace_free(&t);
 	assert_null(t.sys);
 }

@@ -81,9 +81,40 @@ static void make_run(struct pp_run *run)
 	strcpy(r->k.source, "kmod");
 	r->k.kernel_ns_per_op = 80.5;
 	r->k.faults_per_op = 0.0;
+	r->k.switches_per_op = 2.0;
+	strcpy(r->k.scope, "perfprobe and its children");
+	strcpy(r->k.missing, "copy: fentry refused");
+	r->k.ntop = 2;
+	strcpy(r->k.top[0].name, "read");
+	r->k.top[0].count_per_op = 2;
+	r->k.top[0].ns_per_op = 900;
+	strcpy(r->k.top[1].name, "write");
+	r->k.top[1].count_per_op = 2;
+	r->k.top[1].ns_per_op = 300;
 	assert_non_null(pp_run_add(run, "bw_pipe", "MB/s", PP_HIGHER_IS_BETTER, b, 3));
 	pp_run_skip(run, "lat_select-tcp", "no loopback");
 	pp_run_fail(run, "lat_proc", "fork: EAGAIN");
+}
+
+/* An iteration of lat_pagefault is many operations: per op = per iteration / n. */
+static void test_kside_scale(void **state)
+{
+	struct pp_kside k;
+
+	(void)state;
+	pp_kside_clear(&k);
+	k.faults_per_op = 2048;
+	k.syscalls_per_op = 3;
+	k.ntop = 1;
+	k.top[0].count_per_op = 1;
+	k.top[0].ns_per_op = 4096;
+	pp_kside_scale(&k, 2048);
+	assert_true(k.faults_per_op == 1);
+	assert_true(fabs(k.syscalls_per_op - 3.0 / 2048) < 1e-15);
+	assert_true(k.top[0].ns_per_op == 2);
+	assert_true(isnan(k.copy_bytes_per_op));
+	pp_kside_scale(&k, 0);		/* ignored, never a division by 0 */
+	assert_true(k.faults_per_op == 1);
 }
 
 static void test_round_trip(void **state)
@@ -125,6 +156,13 @@ static void test_round_trip(void **state)
 	assert_true(r->k.kernel_ns_per_op == 80.5);
 	assert_true(r->k.faults_per_op == 0.0);
 	assert_true(isnan(r->k.probe_ns_per_op));
+	assert_true(isnan(r->k.copy_bytes_per_op));
+	assert_true(r->k.switches_per_op == 2.0);
+	assert_string_equal(r->k.scope, "perfprobe and its children");
+	assert_string_equal(r->k.missing, "copy: fentry refused");
+	assert_int_equal(r->k.ntop, 2);
+	assert_string_equal(r->k.top[1].name, "write");
+	assert_true(r->k.top[0].count_per_op == 2 && r->k.top[0].ns_per_op == 900);
 	r = pp_run_find(&back, "bw_pipe");
 	assert_non_null(r);
 	assert_int_equal(r->dir, PP_HIGHER_IS_BETTER);
@@ -376,6 +414,7 @@ static void test_results_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kside_scale),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_facts_absent_not_written),
 		cmocka_unit_test(test_old_file_loads),

@@ -106,6 +106,21 @@ static int take_samples(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 	return -EDOM;
 }
 
+/*
+ * The kernel view of the loop just sampled, kept for the result that
+ * reports it (pp_result_add()).  The traced passes come after the
+ * samples, so the figure the user reads was taken with nothing armed.
+ */
+static void kview_pass(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
+		       double overhead, const struct pp_sampling *s)
+{
+	double gross = pp_median(s->ns_per_op, s->n) + (overhead > 0 ? overhead : 0);
+
+	pp_kside_clear(&ctx->kv_last);
+	if (!ctx->kview(ctx, fn, arg, s->iters, gross, &ctx->kv_last))
+		ctx->kv_iters = s->iters;
+}
+
 int pp_sample(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 	      const struct pp_timing_opts *to, struct pp_sampling *s)
 {
@@ -151,7 +166,11 @@ int pp_sample(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 	}
 
 	s->iters = iters;
-	return take_samples(ctx, fn, arg, overhead, s);
+	ctx->kv_iters = 0;
+	ret = take_samples(ctx, fn, arg, overhead, s);
+	if (!ret && ctx->kview && !(to && to->no_kview))
+		kview_pass(ctx, fn, arg, overhead, s);
+	return ret;
 }
 
 bool pp_sampling_net(struct pp_sampling *s, double overhead_ns, double per)
@@ -243,6 +262,15 @@ struct pp_result *pp_result_add(struct pp_ctx *ctx, const char *key,
 	}
 	r->iterations = iters;
 	r->noisy = r->st.cv_pct > ctx->opts.noise_pct;
+	/*
+	 * The last sampled loop's kernel view, per operation of this result:
+	 * a result may count several operations an iteration (lat_pagefault
+	 * reports each page of its loop), never a fraction of one.
+	 */
+	if (ctx->kv_iters && iters && iters % ctx->kv_iters == 0) {
+		r->k = ctx->kv_last;
+		pp_kside_scale(&r->k, (double)(iters / ctx->kv_iters));
+	}
 	return r;
 }
 

@@ -40,6 +40,18 @@ struct pp_opts {
 	const char *label;		/* --label, NULL: the release */
 };
 
+struct pp_ctx;
+
+/*
+ * The kernel view of a sampled loop (the command sets it; NULL: off).
+ * Called by pp_sample() after the untraced samples, with the loop, its
+ * iteration count and its median gross time per iteration (ns, the
+ * empty loop included): run the loop again in traced passes and fill k
+ * per iteration.  0 with k filled, else nonzero and k untouched.
+ */
+typedef int (*pp_kview_fn)(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
+			   uint64_t iters, double gross_ns, struct pp_kside *k);
+
 struct pp_ctx {
 	struct pp_opts opts;
 	struct pp_run *run;
@@ -48,6 +60,10 @@ struct pp_ctx {
 	char exe_dir[256];		/* directory of the perfprobe binary */
 	unsigned int done, total;	/* progress, in benchmarks */
 	char failmsg[256];
+	pp_kview_fn kview;
+	/* the last sampled loop's kernel view, for the result that reports it */
+	struct pp_kside kv_last;
+	uint64_t kv_iters;		/* 0: none pending */
 };
 
 /* One timing of a loop: samples[i] is ns per operation of sample i. */
@@ -62,6 +78,7 @@ struct pp_timing_opts {
 	double target_ms;		/* 0: the run's default */
 	uint64_t max_iters;		/* 0: no limit */
 	bool no_overhead;		/* do not subtract the empty loop */
+	bool no_kview;			/* an overhead loop: no kernel view */
 };
 
 /* Loop sizing, kept pure so it can be tested: next iteration count. */

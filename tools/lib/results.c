@@ -22,13 +22,38 @@
 
 void pp_kside_clear(struct pp_kside *k)
 {
-	k->source[0] = '\0';
+	memset(k, 0, sizeof(*k));
 	k->kernel_ns_per_op = NAN;
 	k->entry_exit_ns_per_op = NAN;
 	k->probe_ns_per_op = NAN;
 	k->syscalls_per_op = NAN;
 	k->faults_per_op = NAN;
+	k->fault_ns_per_op = NAN;
+	k->switches_per_op = NAN;
+	k->offcpu_ns_per_op = NAN;
 	k->copy_bytes_per_op = NAN;
+	k->copy_ns_per_op = NAN;
+	k->probe2_ns_per_op = NAN;
+}
+
+void pp_kside_scale(struct pp_kside *k, double div)
+{
+	double *f[] = {
+		&k->kernel_ns_per_op, &k->entry_exit_ns_per_op, &k->probe_ns_per_op,
+		&k->syscalls_per_op, &k->faults_per_op, &k->fault_ns_per_op,
+		&k->switches_per_op, &k->offcpu_ns_per_op, &k->copy_bytes_per_op,
+		&k->copy_ns_per_op, &k->probe2_ns_per_op,
+	};
+	unsigned int i;
+
+	if (div == 1 || !(div > 0))
+		return;
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		*f[i] /= div;
+	for (i = 0; i < k->ntop && i < PP_KSIDE_TOP; i++) {
+		k->top[i].count_per_op /= div;
+		k->top[i].ns_per_op /= div;
+	}
 }
 
 void pp_run_init(struct pp_run *run)
@@ -316,18 +341,40 @@ static json_t *meta_to_json(const struct pp_meta *m)
 
 static json_t *kside_to_json(const struct pp_kside *k)
 {
-	json_t *o;
+	json_t *o, *top;
+	unsigned int i;
 
 	if (!k->source[0])
 		return NULL;
 	o = json_object();
 	json_object_set_new(o, "source", json_string(k->source));
+	if (k->scope[0])
+		json_object_set_new(o, "scope", json_string(k->scope));
 	set_num(o, "kernel_ns_per_op", k->kernel_ns_per_op);
 	set_num(o, "entry_exit_ns_per_op", k->entry_exit_ns_per_op);
 	set_num(o, "probe_ns_per_op", k->probe_ns_per_op);
 	set_num(o, "syscalls_per_op", k->syscalls_per_op);
 	set_num(o, "faults_per_op", k->faults_per_op);
+	set_num(o, "fault_ns_per_op", k->fault_ns_per_op);
+	set_num(o, "switches_per_op", k->switches_per_op);
+	set_num(o, "offcpu_ns_per_op", k->offcpu_ns_per_op);
 	set_num(o, "copy_bytes_per_op", k->copy_bytes_per_op);
+	set_num(o, "copy_ns_per_op", k->copy_ns_per_op);
+	set_num(o, "probe2_ns_per_op", k->probe2_ns_per_op);
+	if (k->ntop) {
+		top = json_array();
+		for (i = 0; i < k->ntop && i < PP_KSIDE_TOP; i++) {
+			json_t *t = json_object();
+
+			json_object_set_new(t, "name", json_string(k->top[i].name));
+			set_num(t, "count_per_op", k->top[i].count_per_op);
+			set_num(t, "ns_per_op", k->top[i].ns_per_op);
+			json_array_append_new(top, t);
+		}
+		json_object_set_new(o, "top_syscalls", top);
+	}
+	if (k->missing[0])
+		json_object_set_new(o, "missing", json_string(k->missing));
 	return o;
 }
 
@@ -543,16 +590,39 @@ static void load_meta(struct pp_meta *m, json_t *o)
 
 static void load_kside(struct pp_kside *k, json_t *o)
 {
+	json_t *top, *t;
+	size_t i;
+
 	pp_kside_clear(k);
 	if (!json_is_object(o))
 		return;
 	copy_str(k->source, sizeof(k->source), o, "source");
+	copy_str(k->scope, sizeof(k->scope), o, "scope");
 	k->kernel_ns_per_op = jnum(o, "kernel_ns_per_op", NAN);
 	k->entry_exit_ns_per_op = jnum(o, "entry_exit_ns_per_op", NAN);
 	k->probe_ns_per_op = jnum(o, "probe_ns_per_op", NAN);
 	k->syscalls_per_op = jnum(o, "syscalls_per_op", NAN);
 	k->faults_per_op = jnum(o, "faults_per_op", NAN);
+	k->fault_ns_per_op = jnum(o, "fault_ns_per_op", NAN);
+	k->switches_per_op = jnum(o, "switches_per_op", NAN);
+	k->offcpu_ns_per_op = jnum(o, "offcpu_ns_per_op", NAN);
 	k->copy_bytes_per_op = jnum(o, "copy_bytes_per_op", NAN);
+	k->copy_ns_per_op = jnum(o, "copy_ns_per_op", NAN);
+	k->probe2_ns_per_op = jnum(o, "probe2_ns_per_op", NAN);
+	copy_str(k->missing, sizeof(k->missing), o, "missing");
+	top = json_object_get(o, "top_syscalls");
+	json_array_foreach(top, i, t) {
+		struct pp_kside_sys *s;
+
+		if (k->ntop >= PP_KSIDE_TOP)
+			break;
+		if (!json_is_object(t))
+			continue;
+		s = &k->top[k->ntop++];
+		copy_str(s->name, sizeof(s->name), t, "name");
+		s->count_per_op = jnum(t, "count_per_op", NAN);
+		s->ns_per_op = jnum(t, "ns_per_op", NAN);
+	}
 }
 
 static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)

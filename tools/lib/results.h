@@ -28,16 +28,37 @@ enum pp_dir {
 
 /*
  * The kernel's view of the same operation, filled by the perfprobe.ko or
- * BPF backends.  A field that was not measured is NaN and is not written.
+ * BPF backends (Documentation/kernel-view.rst).  Figures are per loop
+ * iteration of the result's measured operation, from traced passes run
+ * after the untraced samples.  A field that was not measured is NaN and
+ * is not written; a probe group that could not be armed says why in
+ * missing.
  */
+#define PP_KSIDE_TOP		5
+
+struct pp_kside_sys {
+	char name[24];
+	double count_per_op;
+	double ns_per_op;		/* entry..exit, all of its calls */
+};
+
 struct pp_kside {
 	char source[16];		/* "kmod", "bpf"; "" = none */
-	double kernel_ns_per_op;	/* sys_enter .. sys_exit */
+	char scope[48];			/* which processes were traced */
+	double kernel_ns_per_op;	/* sys_enter .. sys_exit, summed */
 	double entry_exit_ns_per_op;	/* user-observed minus kernel */
-	double probe_ns_per_op;		/* cost the probes themselves add */
+	double probe_ns_per_op;		/* cost the syscall probes add */
 	double syscalls_per_op;
 	double faults_per_op;
-	double copy_bytes_per_op;
+	double fault_ns_per_op;		/* in handle_mm_fault */
+	double switches_per_op;		/* a traced task switched out */
+	double offcpu_ns_per_op;	/* switched out .. back in */
+	double copy_bytes_per_op;	/* to + from user memory */
+	double copy_ns_per_op;
+	double probe2_ns_per_op;	/* cost of the fault/sched/copy pass */
+	unsigned int ntop;
+	struct pp_kside_sys top[PP_KSIDE_TOP];	/* by time, most first */
+	char missing[320];		/* "copy: why; fault-time: why" */
 };
 
 struct pp_result {
@@ -166,5 +187,7 @@ bool pp_key_valid(const char *key);
 /* A --label: 1-63 of [A-Za-z0-9._+-], not "latest" (a word of its own). */
 bool pp_label_valid(const char *label);
 void pp_kside_clear(struct pp_kside *k);
+/* Per op -> per op / div (an iteration made div operations). */
+void pp_kside_scale(struct pp_kside *k, double div);
 
 #endif /* PP_RESULTS_H */

@@ -17,7 +17,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
-#include "kernel/kside.h"
+#include "kernel/kview.h"
 #include "print.h"
 #include "report/runsel.h"
 #include "report/summary.h"
@@ -82,6 +82,7 @@ enum {
 	OPT_TMPDIR,
 	OPT_LABEL,
 	OPT_NOISE,
+	OPT_KERNEL_VIEW,
 	OPT_FULL,
 	OPT_VERSION,
 };
@@ -101,6 +102,7 @@ static const struct option long_opts[] = {
 	{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ "kernel-view", required_argument, NULL, OPT_KERNEL_VIEW },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -124,6 +126,8 @@ static void usage(FILE *f)
 		"      --no-save     do not save the run under the results directory\n"
 		"      --tmpdir DIR  where temporary files go (default $TMPDIR or /tmp)\n"
 		"      --label NAME  name the run (default: the kernel release) for ls, summary, compare\n"
+		"      --kernel-view auto|kmod|bpf|off  the kernel's figures for each result, from\n"
+		"                    perfprobe.ko or BPF (default auto: the module if loaded, else BPF)\n"
 		"  -v, --verbose     more detail: every result with its spread\n"
 		"  -h, --help        this text;  --version  the version\n"
 		"\nexit codes: 0 all ran, 1 failure, 2 usage error, 3 bad result file,\n"
@@ -208,6 +212,14 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 					 optarg);
 		cli->opts.label = optarg;
 		break;
+	case OPT_KERNEL_VIEW: {
+		enum pp_kv_mode m;
+
+		if (pp_kview_mode_parse(optarg, &m))
+			return pp_usage_err("--kernel-view: '%s': say auto, kmod, bpf or off", optarg);
+		cli->kview_mode = m;
+		break;
+	}
 	case OPT_NOISE:
 		if (pp_parse_double(optarg, 0.01, 1000, &d))
 			return pp_usage_err("--noise: '%s' is not a percentage", optarg);
@@ -383,7 +395,7 @@ static void run_text(const struct pp_run *run, void *arg)
 {
 	(void)arg;
 	pp_print_tables(stdout, run, 1);
-	pp_kside_print(run);
+	pp_kview_print(run);
 	putchar('\n');
 	if (pp_verbose)
 		pp_print_flat(stdout, run, true);
@@ -401,6 +413,10 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 	ret = pp_cmd_run_start(cli, &ctx, &run);
 	if (ret)
 		return ret;
+	if (pp_kview_setup(&ctx, cli->kview_mode)) {
+		pp_run_free(&run);
+		return PP_EXIT_FAIL;
+	}
 	ctx.total = n;
 	fprintf(stderr, "perfprobe: %u benchmark%s, %u samples of %.0f ms each, %s\n",
 		n, n == 1 ? "" : "s", ctx.opts.samples, ctx.opts.target_ms,
@@ -414,6 +430,7 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 		ctx.keys = list[i]->keys;
 		ctx.done = i;
 		ctx.failmsg[0] = '\0';
+		ctx.kv_iters = 0;
 		pp_progress(&ctx, "%s: %s", list[i]->name, list[i]->summary);
 		r = list[i]->run(&ctx);
 		pp_tmp_cleanup();

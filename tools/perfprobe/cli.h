@@ -29,6 +29,7 @@ struct pp_cli {
 	int nargs;
 	struct pp_cli_opt copts[PP_CLI_MAX_COPTS];	/* the command's options */
 	int ncopts;
+	int kview_mode;		/* enum pp_kv_mode, --kernel-view */
 	int argc;		/* the whole command line, for the results */
 	char **argv;
 };

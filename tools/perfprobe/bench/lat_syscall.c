@@ -9,9 +9,8 @@
  *   fstat  fstat() of an open descriptor of that file
  *   open   open() + close() of that file
  *
- * With perfprobe.ko loaded each loop also gets the kernel's view (kside.c):
- * the system calls it makes are listed below (glibc 2.33+ implements
- * stat() and fstat() with newfstatat).
+ * Each loop gets the kernel's view like every other (kernel/kview.c);
+ * glibc 2.33+ implements stat() and fstat() with newfstatat.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,14 +20,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "kernel/kside.h"
 
-static const char *const sc_null[] = { "getppid", NULL };
-static const char *const sc_read[] = { "read", NULL };
-static const char *const sc_write[] = { "write", NULL };
-static const char *const sc_stat[] = { "newfstatat", "stat", "statx", NULL };
-static const char *const sc_fstat[] = { "newfstatat", "fstat", "statx", NULL };
-static const char *const sc_open[] = { "openat", "open", "close", NULL };
 
 struct sc_state {
 	int fd;
@@ -101,26 +93,15 @@ static int do_open(uint64_t n, void *arg)
 	return 0;
 }
 
-/* The harness's figure, then the kernel's view of the same loop. */
-static int measure(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
-		   void *arg, const char *const *syscalls)
-{
-	int ret = pp_latency(ctx, key, fn, arg);
-
-	if (!ret)
-		pp_kside_syscall(ctx, key, fn, arg, syscalls);
-	return ret;
-}
-
 static int on_fd(struct pp_ctx *ctx, const char *key, const char *path, int flags,
-		 pp_loop_fn fn, struct sc_state *s, const char *const *syscalls)
+		 pp_loop_fn fn, struct sc_state *s)
 {
 	int ret;
 
 	s->fd = open(path, flags);
 	if (s->fd < 0)
 		return pp_skip(ctx, key, "%s: %s", path, strerror(errno));
-	ret = measure(ctx, key, fn, s, syscalls);
+	ret = pp_latency(ctx, key, fn, s);
 	close(s->fd);
 	return ret;
 }
@@ -131,9 +112,9 @@ static int lat_syscall_run(struct pp_ctx *ctx)
 	char dir[3800];
 	int fd, ret = 0;
 
-	ret |= measure(ctx, "lat_syscall-null", do_null, NULL, sc_null);
-	ret |= on_fd(ctx, "lat_syscall-read", "/dev/zero", O_RDONLY, do_read, &s, sc_read);
-	ret |= on_fd(ctx, "lat_syscall-write", "/dev/null", O_WRONLY, do_write, &s, sc_write);
+	ret |= pp_latency(ctx, "lat_syscall-null", do_null, NULL);
+	ret |= on_fd(ctx, "lat_syscall-read", "/dev/zero", O_RDONLY, do_read, &s);
+	ret |= on_fd(ctx, "lat_syscall-write", "/dev/null", O_WRONLY, do_write, &s);
 
 	/* lmbench's script stats a file it made in its scratch directory. */
 	if (pp_tmp_dir(ctx, dir, sizeof(dir)))
@@ -144,9 +125,9 @@ static int lat_syscall_run(struct pp_ctx *ctx)
 	if (fd < 0)
 		return pp_fail(ctx, "%s: %s", s.file, strerror(errno));
 	close(fd);
-	ret |= measure(ctx, "lat_syscall-stat", do_stat, &s, sc_stat);
-	ret |= on_fd(ctx, "lat_syscall-fstat", s.file, O_RDONLY, do_fstat, &s, sc_fstat);
-	ret |= measure(ctx, "lat_syscall-open", do_open, &s, sc_open);
+	ret |= pp_latency(ctx, "lat_syscall-stat", do_stat, &s);
+	ret |= on_fd(ctx, "lat_syscall-fstat", s.file, O_RDONLY, do_fstat, &s);
+	ret |= pp_latency(ctx, "lat_syscall-open", do_open, &s);
 	return ret < 0 ? -1 : ret;
 }
 

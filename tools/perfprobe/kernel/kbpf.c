@@ -38,15 +38,19 @@
 /* The programs of the traced set itself, armed with any probe. */
 #define KB_TASKS		PP_KT_NPROBES
 
-enum kb_how { KB_NONE, KB_TP_BTF, KB_RAW_TP, KB_FENTRY };
+enum kb_how { KB_NONE, KB_TP_BTF, KB_RAW_TP, KB_FENTRY, KB_KPROBE };
 
 static const char *const how_name[] = {
 	[KB_TP_BTF] = "tp_btf",
 	[KB_RAW_TP] = "raw_tp",
 	[KB_FENTRY] = "fentry",
+	[KB_KPROBE] = "kprobe",
 };
 
-/* A tracepoint, or an fentry/fexit pair on a kernel function. */
+/*
+ * A tracepoint, or an fentry/fexit pair on a kernel function, with a
+ * kprobe/kretprobe pair where fentry is refused.
+ */
 struct kb_item {
 	int probe;
 	const char *target;
@@ -94,6 +98,9 @@ struct kbpf {
 	int ncpus;
 	char copy_routines[160];
 	char why[PP_KT_NPROBES][KBPF_WHY_MAX];
+	/* syscall slots a trace may have written since they were zeroed */
+	bool dirty[KV_MAX_SYSCALLS];
+	bool unread;			/* a trace ran that was not read */
 };
 
 /* The one open backend of this process, and which process that is. */
@@ -137,11 +144,17 @@ static void item_progs(struct kbpf *kb, size_t i, enum kb_how how,
 	char name[64];
 
 	p[0] = p[1] = NULL;
-	if (!items[i].in != (how != KB_FENTRY))
+	if (!items[i].in != (how != KB_FENTRY && how != KB_KPROBE))
 		return;
 	if (how == KB_FENTRY) {
 		p[0] = prog(kb, items[i].in);
 		p[1] = prog(kb, items[i].out);
+	} else if (how == KB_KPROBE) {
+		/* ppkv_kp_<function> and its kretprobe ppkv_kr_<function> */
+		snprintf(name, sizeof(name), "ppkv_kp_%s", items[i].target);
+		p[0] = prog(kb, name);
+		snprintf(name, sizeof(name), "ppkv_kr_%s", items[i].target);
+		p[1] = prog(kb, name);
 	} else if (how == KB_TP_BTF || how == KB_RAW_TP) {
 		snprintf(name, sizeof(name), "ppkv_%s_%s", how == KB_TP_BTF ? "btf" : "raw",
 			 items[i].target);
@@ -176,7 +189,7 @@ static int load(struct kbpf *kb, long only)
 		return -errno;
 	kb->skel->rodata->follow_forks = true;
 	for (i = 0; i < NITEMS; i++) {
-		for (h = KB_TP_BTF; h <= KB_FENTRY; h++)
+		for (h = KB_TP_BTF; h <= KB_KPROBE; h++)
 			set_autoload(kb, i, h, false);
 		if (only < 0 || (size_t)only == i)
 			set_autoload(kb, i, kb->st[i].how, true);
@@ -189,10 +202,23 @@ static int load(struct kbpf *kb, long only)
 static void demote(struct kbpf *kb, size_t i, const char *step, int err)
 {
 	struct kb_state *st = &kb->st[i];
-	snprintf(st->why, sizeof(st->why), "%s refused%s for %s: %s", how_name[st->how],
-		 strcmp(step, "load") ? " at attach" : "", items[i].target, errtext(err));
-	pp_dbg("bpf: %s", st->why);
-	st->how = st->how == KB_TP_BTF ? KB_RAW_TP : KB_NONE;
+	size_t len = st->how == KB_KPROBE ? strlen(st->why) : 0;
+
+	/* fentry's reason stays in front of the kprobe's */
+	snprintf(st->why + len, sizeof(st->why) - len, "%s%s refused%s for %s: %s",
+		 len ? "; " : "", how_name[st->how], strcmp(step, "load") ? " at attach" : "",
+		 items[i].target, errtext(err));
+	pp_dbg("bpf: %s", st->why + len + (len ? 2 : 0));
+	switch (st->how) {
+	case KB_TP_BTF:
+		st->how = KB_RAW_TP;
+		break;
+	case KB_FENTRY:
+		st->how = KB_KPROBE;
+		break;
+	default:
+		st->how = KB_NONE;
+	}
 }
 
 /* The best way the kernel's BTF says each item can be attached. */
@@ -205,13 +231,14 @@ static void choose(struct kbpf *kb, const struct btf *vmlinux)
 		struct kb_state *st = &kb->st[i];
 
 		if (items[i].in) {
+			/* fentry needs the function in BTF; a kprobe does not */
 			st->how = KB_FENTRY;
 			if (kb->flags & KBPF_NO_FENTRY) {
-				st->how = KB_NONE;
+				st->how = KB_KPROBE;
 				snprintf(st->why, sizeof(st->why), "fentry not asked for");
 			} else if (btf__find_by_name_kind(vmlinux, items[i].target,
 							  BTF_KIND_FUNC) < 0) {
-				st->how = KB_NONE;
+				st->how = KB_KPROBE;
 				snprintf(st->why, sizeof(st->why),
 					 "no function %s in the kernel's BTF", items[i].target);
 			}
@@ -290,7 +317,7 @@ static bool try_attach(struct kbpf *kb)
 			detach_item(kb, i);
 			continue;
 		}
-		reload |= kb->st[i].how == KB_TP_BTF;
+		reload |= kb->st[i].how == KB_TP_BTF || kb->st[i].how == KB_FENTRY;
 		demote(kb, i, "attach", err);
 	}
 	return reload;
@@ -408,6 +435,9 @@ int kbpf_open(struct kbpf **out, unsigned int flags, char *why, size_t size)
 		btf__free(vmlinux);
 		return -ENOMEM;
 	}
+	/* the kprobe fallback, tested where fentry works (kernel-view.rst) */
+	if (getenv("PERFPROBE_BPF_NO_FENTRY"))
+		flags |= KBPF_NO_FENTRY;
 	kb->flags = flags;
 	choose(kb, vmlinux);
 	btf__free(vmlinux);
@@ -415,7 +445,7 @@ int kbpf_open(struct kbpf **out, unsigned int flags, char *why, size_t size)
 	if (kb->ncpus <= 0)
 		return fail(kb, kb->ncpus ? kb->ncpus : -EINVAL, why, size,
 			    "not available: %s: %s", "possible CPUs");
-	for (tries = 0; tries < 3; tries++) {
+	for (tries = 0; tries < 4; tries++) {
 		err = load_best(kb);
 		if (err == -EPERM)
 			return fail(kb, err, why, size,
@@ -513,6 +543,33 @@ static int zero_percpu(int fd, size_t value_size, __u32 n, int ncpus)
 	return err;
 }
 
+/*
+ * Zero the syscall slots the last trace wrote (all of them if it was not
+ * read, or before the first): a pass costs a few system calls, not one
+ * per slot.
+ */
+static int zero_sys(struct kbpf *kb, int fd)
+{
+	void *zero = calloc((size_t)kb->ncpus, sizeof(struct kv_sys));
+	__u32 key;
+	int err = 0;
+
+	if (!zero)
+		return -ENOMEM;
+	for (key = 0; key < KV_MAX_SYSCALLS && !err; key++) {
+		if (!kb->dirty[key] && !kb->unread)
+			continue;
+		if (bpf_map_update_elem(fd, &key, zero, BPF_ANY))
+			err = -errno;
+		else
+			kb->dirty[key] = false;
+	}
+	free(zero);
+	if (!err)
+		kb->unread = true;
+	return err;
+}
+
 static uint64_t elapsed_ns(const struct timespec *t0)
 {
 	struct timespec t1;
@@ -531,13 +588,18 @@ static bool armed_item(const struct kbpf *kb, size_t i, uint32_t probes)
 
 int kbpf_trace_start(struct kbpf *kb, pid_t tgid, uint32_t probes)
 {
+	return kbpf_trace_start_set(kb, &tgid, 1, probes);
+}
+
+int kbpf_trace_start_set(struct kbpf *kb, const pid_t *tgids, size_t n,
+			 uint32_t probes)
+{
 	struct {
 		int tgids, tasks, sys, totals;
 	} fd = {
 		bpf_map__fd(kb->skel->maps.tgids), bpf_map__fd(kb->skel->maps.tasks),
 		bpf_map__fd(kb->skel->maps.sys), bpf_map__fd(kb->skel->maps.totals),
 	};
-	__u32 key = (__u32)tgid;
 	__u8 one = 1;
 	size_t i;
 	int err;
@@ -546,11 +608,15 @@ int kbpf_trace_start(struct kbpf *kb, pid_t tgid, uint32_t probes)
 		return -EBUSY;
 	clear_hash(fd.tgids);
 	clear_hash(fd.tasks);
-	err = zero_percpu(fd.sys, sizeof(struct kv_sys), KV_MAX_SYSCALLS, kb->ncpus);
+	err = zero_sys(kb, fd.sys);
 	if (!err)
 		err = zero_percpu(fd.totals, sizeof(struct kv_totals), 1, kb->ncpus);
-	if (!err && bpf_map_update_elem(fd.tgids, &key, &one, BPF_ANY))
-		err = -errno;
+	for (i = 0; i < n && !err; i++) {
+		__u32 key = (__u32)tgids[i];
+
+		if (bpf_map_update_elem(fd.tgids, &key, &one, BPF_ANY))
+			err = -errno;
+	}
 	if (err)
 		return err;
 	kb->armed = probes & kbpf_probes(kb);
@@ -582,25 +648,79 @@ int kbpf_trace_stop(struct kbpf *kb)
 	return 0;
 }
 
+/* One slot's per-CPU values into s; true if it counted anything. */
+static bool sum_sys(const struct kbpf *kb, const struct kv_sys *v,
+		    struct pp_ktrace_sys *s)
+{
+	int c;
+
+	for (c = 0; c < kb->ncpus; c++) {
+		s->count += v[c].count;
+		s->timed += v[c].timed;
+		s->ns += v[c].ns;
+		s->copy_bytes += v[c].copy_bytes;
+		s->copy_ns += v[c].copy_ns;
+	}
+	return s->count || s->timed;
+}
+
+/* Every slot in one BPF_MAP_LOOKUP_BATCH (5.6+): -errno if refused. */
+static int read_sys_batch(struct kbpf *kb, struct pp_ktrace *t, int fd)
+{
+	size_t per = (size_t)kb->ncpus;
+	struct kv_sys *v = calloc(KV_MAX_SYSCALLS * per, sizeof(*v));
+	__u32 *keys = calloc(KV_MAX_SYSCALLS, sizeof(*keys));
+	__u32 out = 0, count = KV_MAX_SYSCALLS, i;
+	int err = 0;
+
+	if (!v || !keys) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (bpf_map_lookup_batch(fd, NULL, &out, keys, v, &count, NULL) &&
+	    errno != ENOENT) {
+		err = -errno;
+		goto out;
+	}
+	if (count != KV_MAX_SYSCALLS) {
+		err = -ERANGE;
+		goto out;
+	}
+	for (i = 0; i < count && !err; i++) {
+		struct pp_ktrace_sys s = { .nr = keys[i] };
+
+		if (keys[i] >= KV_MAX_SYSCALLS || !sum_sys(kb, v + i * per, &s))
+			continue;
+		kb->dirty[keys[i]] = true;
+		if (s.count)
+			err = pp_ktrace_add_sys(t, &s);
+	}
+out:
+	free(v);
+	free(keys);
+	return err;
+}
+
 static int read_sys(struct kbpf *kb, struct pp_ktrace *t, void *buf)
 {
 	int fd = bpf_map__fd(kb->skel->maps.sys);
 	struct kv_sys *v = buf;
 	__u32 nr;
-	int c;
+	int err;
 
+	err = read_sys_batch(kb, t, fd);
+	if (err != -EINVAL && err != -ENOTSUP && err != -ERANGE)
+		return err;
+	/* an older kernel: one slot at a time */
+	t->nsys = 0;
 	for (nr = 0; nr < KV_MAX_SYSCALLS; nr++) {
 		struct pp_ktrace_sys s = { .nr = nr };
 
 		if (bpf_map_lookup_elem(fd, &nr, v))
 			return -errno;
-		for (c = 0; c < kb->ncpus; c++) {
-			s.count += v[c].count;
-			s.timed += v[c].timed;
-			s.ns += v[c].ns;
-			s.copy_bytes += v[c].copy_bytes;
-			s.copy_ns += v[c].copy_ns;
-		}
+		if (!sum_sys(kb, v, &s))
+			continue;
+		kb->dirty[nr] = true;
 		if (s.count && pp_ktrace_add_sys(t, &s))
 			return -ENOMEM;
 	}
@@ -654,6 +774,8 @@ int kbpf_trace_read(struct kbpf *kb, struct pp_ktrace *t)
 	free(buf);
 	if (err)
 		pp_ktrace_free(t);
+	else if (!kb->running)
+		kb->unread = false;	/* every slot it wrote is marked */
 	return err;
 }
 
@@ -708,6 +830,16 @@ int kbpf_trace_start(struct kbpf *kb, pid_t tgid, uint32_t probes)
 {
 	(void)kb;
 	(void)tgid;
+	(void)probes;
+	return -EOPNOTSUPP;
+}
+
+int kbpf_trace_start_set(struct kbpf *kb, const pid_t *tgids, size_t n,
+			 uint32_t probes)
+{
+	(void)kb;
+	(void)tgids;
+	(void)n;
 	(void)probes;
 	return -EOPNOTSUPP;
 }

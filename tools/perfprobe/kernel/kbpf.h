@@ -29,7 +29,7 @@ struct kbpf;
 
 enum kbpf_flags {
 	KBPF_NO_TP_BTF	= 1u << 0,	/* raw tracepoints only (tests) */
-	KBPF_NO_FENTRY	= 1u << 1,	/* no fentry/fexit programs */
+	KBPF_NO_FENTRY	= 1u << 1,	/* kprobes instead of fentry/fexit */
 };
 
 /* Is the backend compiled in?  If not, why not (for status lines). */
@@ -60,6 +60,12 @@ const char *kbpf_copy_routines(const struct kbpf *kb);
  * were armed).  0 or a negative errno (-EBUSY if a trace is running).
  */
 int kbpf_trace_start(struct kbpf *kb, pid_t tgid, uint32_t probes);
+/*
+ * The same for n processes at once: a benchmark's partners, forked
+ * during its set-up, are already running when its trace starts.
+ */
+int kbpf_trace_start_set(struct kbpf *kb, const pid_t *tgids, size_t n,
+			 uint32_t probes);
 /* Detach every probe; the results stay readable. */
 int kbpf_trace_stop(struct kbpf *kb);
 /* The last trace's results, source "bpf": 0 or a negative errno. */

@@ -339,7 +339,12 @@ static void kside_pool(struct pp_kside *k, const struct entry *e, size_t n,
 		offsetof(struct pp_kside, probe_ns_per_op),
 		offsetof(struct pp_kside, syscalls_per_op),
 		offsetof(struct pp_kside, faults_per_op),
+		offsetof(struct pp_kside, fault_ns_per_op),
+		offsetof(struct pp_kside, switches_per_op),
+		offsetof(struct pp_kside, offcpu_ns_per_op),
 		offsetof(struct pp_kside, copy_bytes_per_op),
+		offsetof(struct pp_kside, copy_ns_per_op),
+		offsetof(struct pp_kside, probe2_ns_per_op),
 	};
 	size_t i;
 

@@ -255,7 +255,11 @@ static void print_kdelta(const struct pp_kside *b, const struct pp_kside *n)
 		{ "kernel_ns_per_op", offsetof(struct pp_kside, kernel_ns_per_op), 1, "kernel ns/op %+.4g" },
 		{ "syscalls_per_op", offsetof(struct pp_kside, syscalls_per_op), 1, "syscalls/op %+.4g" },
 		{ "faults_per_op", offsetof(struct pp_kside, faults_per_op), 1, "faults/op %+.4g" },
+		{ "fault_ns_per_op", offsetof(struct pp_kside, fault_ns_per_op), 1, "fault ns/op %+.4g" },
+		{ "switches_per_op", offsetof(struct pp_kside, switches_per_op), 1, "switches/op %+.4g" },
+		{ "offcpu_ns_per_op", offsetof(struct pp_kside, offcpu_ns_per_op), 1, "off-CPU ns/op %+.4g" },
 		{ "copy_bytes_per_op", offsetof(struct pp_kside, copy_bytes_per_op), 1, "bytes copied/op %+.4g" },
+		{ "copy_ns_per_op", offsetof(struct pp_kside, copy_ns_per_op), 1, "copy ns/op %+.4g" },
 	};
 	bool first = true;
 	size_t i;

@@ -31,8 +31,10 @@ struct kv_task {
 	__u64 copy_ts;		/* outermost copy routine's entry */
 	__u64 fault_ts;		/* handle_mm_fault entry */
 	__u64 off_ts;		/* switched out at */
+	__u64 copy_n;		/* kprobe: the outermost copy's length */
 	__u32 sys_nr;
 	__u32 copy_depth;	/* copy routines nest (page -> iter) */
+	__u32 copy_user;	/* kprobe: its iterator is user memory */
 };
 
 struct {
@@ -255,8 +257,7 @@ KV_TP(sched_process_exit)
 
 /* --- fault latency: handle_mm_fault, where fentry is allowed --- */
 
-SEC("fentry/handle_mm_fault")
-int BPF_PROG(ppkv_fault_in)
+static __always_inline int fault_in(void)
 {
 	struct kv_task *st;
 
@@ -268,8 +269,7 @@ int BPF_PROG(ppkv_fault_in)
 	return 0;
 }
 
-SEC("fexit/handle_mm_fault")
-int BPF_PROG(ppkv_fault_out)
+static __always_inline int fault_out(void)
 {
 	__u32 pid = cur_pid();
 	struct kv_totals *t;
@@ -287,18 +287,51 @@ int BPF_PROG(ppkv_fault_out)
 	return 0;
 }
 
-/* --- user copies, where fentry is allowed --- */
+SEC("fentry/handle_mm_fault")
+int BPF_PROG(ppkv_fault_in)
+{
+	return fault_in();
+}
 
-static __always_inline int copy_in(void)
+SEC("fexit/handle_mm_fault")
+int BPF_PROG(ppkv_fault_out)
+{
+	return fault_out();
+}
+
+/* Where fentry is refused (a kernel without ftrace on it), kprobes. */
+SEC("kprobe/handle_mm_fault")
+int BPF_KPROBE(ppkv_kp_handle_mm_fault)
+{
+	return fault_in();
+}
+
+SEC("kretprobe/handle_mm_fault")
+int BPF_KRETPROBE(ppkv_kr_handle_mm_fault)
+{
+	return fault_out();
+}
+
+/* --- user copies: fentry/fexit, or kprobes where fentry is refused --- */
+
+static __always_inline int copy_in_args(__u64 n, __u32 user)
 {
 	struct kv_task *st;
 
 	if (!traced())
 		return 0;
 	st = task_get(cur_pid());
-	if (st && st->copy_depth++ == 0)
+	if (st && st->copy_depth++ == 0) {
 		st->copy_ts = bpf_ktime_get_ns();
+		st->copy_n = n;
+		st->copy_user = user;
+	}
 	return 0;
+}
+
+static __always_inline int copy_in(void)
+{
+	return copy_in_args(0, false);
 }
 
 /* Only the outermost routine counts: copy_page_to_iter calls _copy_to_iter. */
@@ -428,3 +461,100 @@ int BPF_PROG(ppkv_cp_from_iter, void *addr, size_t bytes,
 {
 	return copy_out(iter_user(i) ? done : 0, false);
 }
+
+/*
+ * The kprobe pairs: a kretprobe sees only the return value, so the entry
+ * keeps the length (and whether the iterator is user memory) of the
+ * outermost copy.  left: ret is what was not copied (copy_{to,from}_user);
+ * else ret is what was copied.
+ */
+static __always_inline int copy_out_k(__u64 ret, bool left, bool to_user)
+{
+	__u32 pid = cur_pid();
+	struct kv_task *st;
+	__u64 bytes = 0;
+
+	if (!traced())
+		return 0;
+	st = bpf_map_lookup_elem(&tasks, &pid);
+	if (st && st->copy_depth == 1)
+		bytes = left ? st->copy_n - ret : (st->copy_user ? ret : 0);
+	return copy_out(bytes, to_user);
+}
+
+SEC("kprobe/_copy_to_user")
+int BPF_KPROBE(ppkv_kp__copy_to_user, void *to, const void *from, unsigned long n)
+{
+	return copy_in_args(n, true);
+}
+
+SEC("kretprobe/_copy_to_user")
+int BPF_KRETPROBE(ppkv_kr__copy_to_user, unsigned long left)
+{
+	return copy_out_k(left, true, true);
+}
+
+SEC("kprobe/_copy_from_user")
+int BPF_KPROBE(ppkv_kp__copy_from_user, void *to, const void *from, unsigned long n)
+{
+	return copy_in_args(n, true);
+}
+
+SEC("kretprobe/_copy_from_user")
+int BPF_KRETPROBE(ppkv_kr__copy_from_user, unsigned long left)
+{
+	return copy_out_k(left, true, false);
+}
+
+SEC("kprobe/copy_page_to_iter")
+int BPF_KPROBE(ppkv_kp_copy_page_to_iter, struct page *page, size_t offset,
+	       size_t bytes, struct iov_iter *i)
+{
+	return copy_in_args(bytes, iter_user(i));
+}
+
+SEC("kretprobe/copy_page_to_iter")
+int BPF_KRETPROBE(ppkv_kr_copy_page_to_iter, size_t done)
+{
+	return copy_out_k(done, false, true);
+}
+
+SEC("kprobe/copy_page_from_iter")
+int BPF_KPROBE(ppkv_kp_copy_page_from_iter, struct page *page, size_t offset,
+	       size_t bytes, struct iov_iter *i)
+{
+	return copy_in_args(bytes, iter_user(i));
+}
+
+SEC("kretprobe/copy_page_from_iter")
+int BPF_KRETPROBE(ppkv_kr_copy_page_from_iter, size_t done)
+{
+	return copy_out_k(done, false, false);
+}
+
+SEC("kprobe/_copy_to_iter")
+int BPF_KPROBE(ppkv_kp__copy_to_iter, const void *addr, size_t bytes,
+	       struct iov_iter *i)
+{
+	return copy_in_args(bytes, iter_user(i));
+}
+
+SEC("kretprobe/_copy_to_iter")
+int BPF_KRETPROBE(ppkv_kr__copy_to_iter, size_t done)
+{
+	return copy_out_k(done, false, true);
+}
+
+SEC("kprobe/_copy_from_iter")
+int BPF_KPROBE(ppkv_kp__copy_from_iter, void *addr, size_t bytes,
+	       struct iov_iter *i)
+{
+	return copy_in_args(bytes, iter_user(i));
+}
+
+SEC("kretprobe/_copy_from_iter")
+int BPF_KRETPROBE(ppkv_kr__copy_from_iter, size_t done)
+{
+	return copy_out_k(done, false, false);
+}
+

@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# perfprobe run with the kernel view from BPF on this host: each result's
+# "kernel" object and the text block; counts that follow from what the
+# loop does (one getppid per lat_syscall-null operation, open+close, the
+# two switches of a round trip on one CPU, at most one fault per page),
+# kernel time within the traced pass's own time, and nothing left loaded
+# after SIGINT.  Skipped, with the reason, where BPF is not usable.
+. "$(dirname "$0")/tap.sh"
+BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
+NTESTS=21
+plan $NTESTS
+
+pp() { "$PERFPROBE" --no-save "$@"; }
+
+# Usage errors come before anything else, BPF or not.
+pp --kernel-view=sometimes run lat_syscall >/dev/null 2>"$T_TMP/e"
+ok $([ $? -eq 2 ] && [ "$(wc -l <"$T_TMP/e")" -eq 1 ] &&
+	grep -q "^perfprobe: --kernel-view: 'sometimes': say auto, kmod, bpf or off" "$T_TMP/e"; echo $?) \
+	"--kernel-view=sometimes: exit 2, one line naming the option"
+pp --quick --kernel-view=off --json run lat_syscall >"$T_TMP/off.json" 2>"$T_TMP/e"
+check "--kernel-view=off: no result carries a kernel object" jq -e \
+	'[.results[] | select(.kernel)] | length == 0' "$T_TMP/off.json"
+
+skip_all() {
+	echo "# $1"
+	while [ "$T_N" -lt "$NTESTS" ]; do skip "$1"; done
+	exit 0
+}
+"$PERFPROBE" --json kernel-view status >"$T_TMP/kvs.json" 2>/dev/null
+[ "$(jq -r .bpf.usable "$T_TMP/kvs.json")" = true ] ||
+	skip_all "BPF not usable here: $(jq -r .bpf.why "$T_TMP/kvs.json")"
+
+pp --quick --cpu 1 --kernel-view=bpf --json run lat_syscall >"$T_TMP/sc.json" 2>"$T_TMP/sc.err"
+ok $? "run lat_syscall --kernel-view=bpf exits 0$(grep -v '^perfprobe: \[' "$T_TMP/sc.err" | sed 's/^/ /')"
+check "every lat_syscall result has a kernel object from bpf with its scope" jq -e \
+	'[.results[] | select(.key | startswith("lat_syscall-"))] | length == 6 and
+	 all(.kernel.source == "bpf" and .kernel.scope == "perfprobe and its children")' "$T_TMP/sc.json"
+check "lat_syscall-null: exactly one getppid per operation, nothing else" jq -e \
+	'.results[] | select(.key == "lat_syscall-null") | .kernel |
+	 .top_syscalls[0].name == "getppid" and .top_syscalls[0].count_per_op == 1 and
+	 (.top_syscalls | length) == 1 and .syscalls_per_op == 1' "$T_TMP/sc.json"
+check "lat_syscall-open: one openat and one close per operation" jq -e \
+	'.results[] | select(.key == "lat_syscall-open") | .kernel |
+	 ([.top_syscalls[] | {(.name): .count_per_op}] | add) as $c |
+	 $c.openat == 1 and $c.close == 1 and .syscalls_per_op == 2' "$T_TMP/sc.json"
+# The pass's own time per operation is the untraced gross time (median
+# plus the empty loop) plus what the probes cost: one process cannot
+# spend longer than that between sys_enter and sys_exit.
+check "kernel ns/op > 0 and within the traced pass's time per op, for every key" jq -e \
+	'.meta.loop_overhead_ns as $o | [.results[] | select(.kernel)] |
+	 all(.kernel.kernel_ns_per_op > 0 and
+	     .kernel.kernel_ns_per_op <= .value * 1000 + $o + .kernel.probe_ns_per_op + 1)' "$T_TMP/sc.json"
+check "probe cost reported for both passes, as numbers" jq -e \
+	'[.results[] | select(.kernel) | .kernel | .probe_ns_per_op, .probe2_ns_per_op | type] |
+	 all(. == "number")' "$T_TMP/sc.json"
+check "one process that does not block: entry+exit = user - kernel is given" jq -e \
+	'.results[] | select(.key == "lat_syscall-null") | .kernel.entry_exit_ns_per_op > 0' "$T_TMP/sc.json"
+# A probe that cannot attach here is named with the reason, never a zero.
+miss=$(jq -r '[.bpf.probes | to_entries[] | select(.value.available | not) | .key] | join(" ")' "$T_TMP/kvs.json")
+bad=""
+for p in $miss; do
+	jq -e --arg p "$p" '.results[] | select(.key == "lat_syscall-null") | .kernel.missing |
+		contains($p + ": ")' "$T_TMP/sc.json" >/dev/null || bad="$bad $p"
+done
+ok $([ -z "$bad" ]; echo $?) "the probes not available here are named with why (${miss:-none}${bad:+; missing:$bad})"
+for f in fault_ns_per_op:fault-time copy_bytes_per_op:copy switches_per_op:sched faults_per_op:faults; do
+	k=${f%%:*} p=${f#*:}
+	if [[ " $miss " == *" $p "* ]]; then
+		check "$p not available: no $k figure" jq -e --arg k "$k" \
+			'.results[] | select(.key == "lat_syscall-null") | .kernel | has($k) | not' "$T_TMP/sc.json"
+	else
+		check "$p available: a $k figure" jq -e --arg k "$k" \
+			'.results[] | select(.key == "lat_syscall-null") | .kernel[$k] >= 0' "$T_TMP/sc.json"
+	fi
+done
+
+pp --quick --cpu 1 --kernel-view=bpf run lat_syscall >"$T_TMP/sc.txt" 2>/dev/null
+check "text: the Kernel view block names the backend and the scope" \
+	grep -q '^Kernel view (bpf, perfprobe and its children), per operation' "$T_TMP/sc.txt"
+check "text: lat_syscall-null's line, with its probe cost" \
+	grep -Eq '^  lat_syscall-null +1 syscalls/op, kernel [0-9.]+ [nu]s/op \(probes' "$T_TMP/sc.txt"
+sed -n '/^Kernel view/,/^$/p' "$T_TMP/sc.txt" | head -8 | sed 's/^/# /'
+
+# Two processes on one CPU: the partner, forked before the trace
+# started, is traced too; each round trip hands the CPU over twice.
+pp --quick --cpu 1 --kernel-view=bpf --json run lat_pipe lat_pagefault >"$T_TMP/ipc.json" 2>/dev/null
+check "lat_pipe: the partner's calls too: 2 reads and 2 writes per round trip" jq -e \
+	'.results[] | select(.key == "lat_pipe") | .kernel |
+	 ([.top_syscalls[] | {(.name): .count_per_op}] | add) as $c |
+	 ($c.read - 2 | fabs) < 0.02 and ($c.write - 2 | fabs) < 0.02' "$T_TMP/ipc.json"
+if [[ " $miss " == *" sched "* ]]; then
+	skip "sched not available here"
+else
+	check "lat_pipe on one CPU: 2 to 3 switches per round trip" jq -e \
+		'.results[] | select(.key == "lat_pipe") | .kernel.switches_per_op | . >= 1.99 and . <= 3' "$T_TMP/ipc.json"
+fi
+check "lat_pagefault: some faults, at most one per page touched" jq -e \
+	'.results[] | select(.key == "lat_pagefault") | .kernel.faults_per_op | . > 0 and . <= 1.05' "$T_TMP/ipc.json"
+jq -r '.results[] | select(.kernel) | "# \(.key): \(.kernel.syscalls_per_op) syscalls/op, \(.kernel.faults_per_op) faults/op, \(.kernel.switches_per_op) switches/op"' "$T_TMP/ipc.json"
+
+# SIGINT during a traced run: none of the programs it loaded stays.
+ids() { "$BPFTOOL" prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .* name ppkv_.*/\1/p' | sort; }
+if ! [ -x "$BPFTOOL" ]; then
+	skip "SIGINT: no bpftool to list programs"
+	skip "SIGINT: no bpftool to list programs"
+else
+	ids >"$T_TMP/before"
+	"$PERFPROBE" --no-save --cpu 1 --kernel-view=bpf run lat_syscall lat_pipe >/dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		ids | comm -13 "$T_TMP/before" - >"$T_TMP/ours"
+		[ -s "$T_TMP/ours" ] && break
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	ok $([ -s "$T_TMP/ours" ] && [ $rc -eq 130 ]; echo $?) \
+		"SIGINT: a run that had loaded $(wc -l <"$T_TMP/ours") programs ends with 130 (got $rc)"
+	for i in $(seq 50); do
+		left=$(ids | comm -12 "$T_TMP/ours" - | wc -l)
+		[ "$left" -eq 0 ] && break
+		sleep 0.1
+	done
+	ok $([ "$left" -eq 0 ]; echo $?) "SIGINT: none of its programs left behind ($left)"
+fi
+done_testing

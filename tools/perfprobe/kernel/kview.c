@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kview: the kernel view of every benchmark.
+ *
+ * pp_sample() hands each loop it sampled to kv_loop() after the untraced
+ * samples.  The loop then runs twice more for as many iterations as one
+ * sample, traced:
+ *
+ *   pass 1: the syscall probes alone, so sys_enter..sys_exit holds no
+ *           other probe's cost: syscalls/op, kernel ns/op, top syscalls;
+ *   pass 2: faults, fault time, the scheduler and the copy routines:
+ *           faults/op, fault ns/op, switches/op, off-CPU ns/op, bytes
+ *           copied/op, copy ns/op.
+ *
+ * The traced time of each pass minus the untraced median is what its
+ * probes cost, shown beside the figures, never taken out of them.  The
+ * control calls that start and stop a trace are themselves seen (a
+ * close(), a netlink exchange): an empty pass at set-up counts them, and
+ * every pass subtracts that count.  Documentation/kernel-view.rst.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "kbpf.h"
+#include "ktrace.h"
+#include "kview.h"
+#include "ppnl.h"
+#include "print.h"
+
+#define KV_PASS2	(PP_KT_BIT(PP_KT_FAULTS) | PP_KT_BIT(PP_KT_FAULT_NS) | \
+			 PP_KT_BIT(PP_KT_SCHED) | PP_KT_BIT(PP_KT_COPY))
+#define KV_MAX_PROCS	4096
+
+static struct {
+	const char *source;		/* "kmod", "bpf"; NULL: off */
+	const char *scope;
+	pid_t owner;
+	uint32_t probes;		/* PP_KT_BIT()s available */
+	char missing[320];
+	struct pp_ktrace control;	/* what an empty pass sees */
+	bool noted;			/* a pass failed: said once */
+	struct ppnl nl;
+	struct ppnl_info info;
+	struct kbpf *kb;
+	size_t partners;		/* processes added to the last pass */
+} kv;
+
+int pp_kview_mode_parse(const char *s, enum pp_kv_mode *mode)
+{
+	static const char *const names[] = {
+		[PP_KV_AUTO] = "auto", [PP_KV_KMOD] = "kmod",
+		[PP_KV_BPF] = "bpf", [PP_KV_OFF] = "off",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(s, names[i])) {
+			*mode = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* --- the backends --- */
+
+static uint32_t kmod_features(uint32_t probes)
+{
+	uint32_t f = 0;
+
+	if (probes & PP_KT_BIT(PP_KT_SYSCALLS))
+		f |= PERFPROBE_CAP_SYSCALL_TRACE;
+	if (probes & PP_KT_BIT(PP_KT_FAULTS))
+		f |= PERFPROBE_CAP_PGFAULT_TP;
+	if (probes & PP_KT_BIT(PP_KT_FAULT_NS))
+		f |= PERFPROBE_CAP_PGFAULT_KRETPROBE;
+	if (probes & PP_KT_BIT(PP_KT_COPY))
+		f |= PERFPROBE_CAP_COPY_KPROBES;
+	return f & kv.info.caps;
+}
+
+static uint32_t kmod_probes(void)
+{
+	uint32_t caps = kv.info.caps, p = 0;
+
+	if (caps & PERFPROBE_CAP_SYSCALL_TRACE)
+		p |= PP_KT_BIT(PP_KT_SYSCALLS);
+	if (caps & PERFPROBE_CAP_PGFAULT_TP)
+		p |= PP_KT_BIT(PP_KT_FAULTS);
+	if (caps & PERFPROBE_CAP_PGFAULT_KRETPROBE)
+		p |= PP_KT_BIT(PP_KT_FAULT_NS);
+	if (caps & PERFPROBE_CAP_COPY_KPROBES)
+		p |= PP_KT_BIT(PP_KT_COPY);
+	return p;
+}
+
+/* pid -> parent pid of every process, from /proc/<pid>/stat. */
+static size_t all_procs(pid_t (*pp)[2], size_t max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	while (n < max && (e = readdir(d))) {
+		char path[300], buf[512], *p;
+		int ppid;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (pp_read_line(path, buf, sizeof(buf)))
+			continue;	/* gone meanwhile */
+		/* comm may hold anything, ')' too: the state follows the last */
+		p = strrchr(buf, ')');
+		if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
+			continue;
+		pp[n][0] = (pid_t)atoi(e->d_name);
+		pp[n][1] = ppid;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * The children of every thread of pid, from /proc/<pid>/task/<tid>/children
+ * (CONFIG_PROC_CHILDREN), appended to set.  -ENOENT if the kernel has no
+ * such file.
+ */
+static int children_of(pid_t pid, pid_t *set, size_t *nset)
+{
+	char path[300], buf[4096];
+	struct dirent *e;
+	int found = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;	/* gone meanwhile */
+	while ((e = readdir(d))) {
+		char *p, *end;
+		ssize_t n;
+		int fd;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT && !found)
+				found = -ENOENT;
+			continue;
+		}
+		found = 1;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		for (p = buf; *nset < KV_MAX_PROCS; p = end) {
+			long c = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			set[(*nset)++] = (pid_t)c;
+		}
+	}
+	closedir(d);
+	return found < 0 ? found : 0;
+}
+
+/* The same from every /proc/<pid>/stat, where children files are missing. */
+static void descendants_by_scan(pid_t *set, size_t *nset)
+{
+	pid_t (*pp)[2] = malloc(KV_MAX_PROCS * sizeof(*pp));
+	size_t np, i, j;
+	bool grew = true;
+
+	if (!pp)
+		return;
+	np = all_procs(pp, KV_MAX_PROCS);
+	while (grew) {
+		grew = false;
+		for (i = 0; i < np && *nset < KV_MAX_PROCS; i++) {
+			bool parent_in = false, in = false;
+
+			for (j = 0; j < *nset; j++) {
+				parent_in |= set[j] == pp[i][1];
+				in |= set[j] == pp[i][0];
+			}
+			if (parent_in && !in) {
+				set[(*nset)++] = pp[i][0];
+				grew = true;
+			}
+		}
+	}
+	free(pp);
+}
+
+/*
+ * This process and every live descendant of it: the benchmark's partners
+ * forked before the trace starts (a pipe's other end, the server of a
+ * TCP test).  *n set to their number; NULL when out of memory.
+ */
+static pid_t *traced_set(size_t *n)
+{
+	pid_t *set = malloc(KV_MAX_PROCS * sizeof(*set));
+	size_t nset = 1, i;
+
+	if (!set)
+		return NULL;
+	set[0] = getpid();
+	for (i = 0; i < nset; i++) {
+		if (children_of(set[i], set, &nset) == -ENOENT) {
+			nset = 1;
+			descendants_by_scan(set, &nset);
+			break;
+		}
+	}
+	*n = nset;
+	return set;
+}
+
+static int kv_start(uint32_t probes)
+{
+	pid_t *set;
+	size_t n;
+	int err;
+
+	if (!strcmp(kv.source, "kmod"))
+		return ppnl_trace_start(&kv.nl, (uint32_t)getpid(), kmod_features(probes), NULL);
+	set = traced_set(&n);
+	if (!set)
+		return -ENOMEM;
+	kv.partners = n - 1;
+	err = kbpf_trace_start_set(kv.kb, set, n, probes);
+	free(set);
+	return err;
+}
+
+static int kv_stop(void)
+{
+	if (!strcmp(kv.source, "kmod"))
+		return ppnl_trace_stop(&kv.nl);
+	return kbpf_trace_stop(kv.kb);
+}
+
+static int kv_read(struct pp_ktrace *t)
+{
+	struct ppnl_trace nt;
+	int err;
+
+	if (strcmp(kv.source, "kmod"))
+		return kbpf_trace_read(kv.kb, t);
+	memset(&nt, 0, sizeof(nt));
+	err = ppnl_trace_get(&kv.nl, &nt);
+	if (!err)
+		err = pp_ktrace_from_ppnl(&nt, t);
+	ppnl_trace_free(&nt);
+	return err;
+}
+
+static void kv_why(int err, char *buf, size_t size)
+{
+	if (!strcmp(kv.source, "kmod"))
+		ppnl_strerror(&kv.nl, err, buf, size);
+	else
+		snprintf(buf, size, "%s", strerror(-err));
+}
+
+/*
+ * One traced pass of fn: the trace in t (pp_ktrace_free() it), the
+ * loop's time per iteration in *ns.  0 or a negative errno.
+ */
+static int traced_pass(pp_loop_fn fn, void *arg, uint64_t iters,
+		       uint32_t probes, struct pp_ktrace *t, double *ns)
+{
+	uint64_t t0, t1;
+	int ret, stop;
+
+	memset(t, 0, sizeof(*t));
+	ret = kv_start(probes);
+	if (ret)
+		return ret;
+	t0 = pp_now_ns();
+	ret = fn ? fn(iters, arg) : 0;
+	t1 = pp_now_ns();
+	stop = kv_stop();
+	if (ret)
+		return ret;
+	if (stop)
+		return stop;
+	*ns = iters ? (double)(t1 - t0) / (double)iters : 0;
+	return kv_read(t);
+}
+
+/* A syscall's count less what starting and stopping a trace adds. */
+static double net_count(const struct pp_ktrace_sys *s)
+{
+	const struct pp_ktrace_sys *c = pp_ktrace_find(&kv.control, (int)s->nr);
+	double n = (double)s->count;
+
+	if (c)
+		n -= (double)c->count;
+	return n > 0 ? n : 0;
+}
+
+/* The time of a syscall's calls, those of the trace control taken out. */
+static double net_ns(const struct pp_ktrace_sys *s)
+{
+	double n = net_count(s);
+
+	if (!s->timed || !s->count)
+		return 0;
+	/* the untimed calls (open at the trace's edges) at the mean */
+	return (double)s->ns / (double)s->timed * n;
+}
+
+static int cmp_ns_desc(const void *a, const void *b)
+{
+	const struct pp_kside_sys *x = a, *y = b;
+
+	return (x->ns_per_op < y->ns_per_op) - (x->ns_per_op > y->ns_per_op);
+}
+
+static void fill_syscalls(struct pp_kside *k, const struct pp_ktrace *t,
+			  double ops, double gross_ns, double traced_ns)
+{
+	struct pp_kside_sys top[PP_KSIDE_TOP + 1];
+	double all = 0, ns = 0;
+	unsigned int ntop = 0;
+	size_t i;
+
+	for (i = 0; i < t->nsys; i++) {
+		const struct pp_ktrace_sys *s = &t->sys[i];
+		double c = net_count(s), sns = net_ns(s);
+		const char *name;
+
+		if (c <= 0)
+			continue;
+		all += c;
+		ns += sns;
+		/* keep the PP_KSIDE_TOP that take the most time */
+		name = ppnl_syscall_name(s->nr);
+		if (name)
+			snprintf(top[ntop].name, sizeof(top[ntop].name), "%s", name);
+		else
+			snprintf(top[ntop].name, sizeof(top[ntop].name), "syscall_%u", s->nr);
+		top[ntop].count_per_op = c / ops;
+		top[ntop].ns_per_op = sns / ops;
+		ntop++;
+		qsort(top, ntop, sizeof(top[0]), cmp_ns_desc);
+		if (ntop > PP_KSIDE_TOP)
+			ntop = PP_KSIDE_TOP;
+	}
+	k->syscalls_per_op = all / ops;
+	k->kernel_ns_per_op = ns / ops;
+	k->probe_ns_per_op = traced_ns - gross_ns;
+	/*
+	 * Only one process's time can be set against the loop's own, and
+	 * only if the syscalls did not block longer than the loop took.
+	 */
+	if ((!strcmp(t->source, "kmod") || (!t->forks && !kv.partners)) &&
+	    k->kernel_ns_per_op <= gross_ns)
+		k->entry_exit_ns_per_op = gross_ns - k->kernel_ns_per_op;
+	memcpy(k->top, top, ntop * sizeof(top[0]));
+	k->ntop = ntop;
+}
+
+static void fill_others(struct pp_kside *k, const struct pp_ktrace *t,
+			double ops, double gross_ns, double traced_ns)
+{
+	if (t->have & PP_KT_BIT(PP_KT_FAULTS))
+		k->faults_per_op = (double)t->faults / ops;
+	if (t->have & PP_KT_BIT(PP_KT_FAULT_NS))
+		k->fault_ns_per_op = (double)t->fault_ns / ops;
+	if (t->have & PP_KT_BIT(PP_KT_SCHED)) {
+		k->switches_per_op = (double)t->switches / ops;
+		k->offcpu_ns_per_op = (double)t->offcpu_ns / ops;
+	}
+	if (t->have & PP_KT_BIT(PP_KT_COPY)) {
+		k->copy_bytes_per_op = (double)t->copy_bytes / ops;
+		/* perfprobe.ko counts copies without timing them */
+		if (strcmp(t->source, "kmod"))
+			k->copy_ns_per_op = (double)t->copy_ns / ops;
+	}
+	k->probe2_ns_per_op = traced_ns - gross_ns;
+}
+
+static void pass_failed(struct pp_ctx *ctx, int err)
+{
+	char why[PPNL_MSG_MAX + 64];
+
+	if (kv.noted)
+		return;
+	kv.noted = true;
+	kv_why(err, why, sizeof(why));
+	fprintf(stderr, "perfprobe: note: %s: a traced pass failed (%s): no kernel view for it%s\n",
+		ctx->bench, why, err == -EBUSY ? "; is another trace running?" : "");
+}
+
+static int kv_loop(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, uint64_t iters,
+		   double gross_ns, struct pp_kside *k)
+{
+	double ops = (double)iters, ns = 0;
+	struct pp_ktrace t;
+	int ret = 0;
+
+	/* a benchmark's child sampling on its own: not ours to trace */
+	if (getpid() != kv.owner || !iters)
+		return -1;
+	pp_strlcpy(k->source, kv.source, sizeof(k->source));
+	pp_strlcpy(k->scope, kv.scope, sizeof(k->scope));
+	pp_strlcpy(k->missing, kv.missing, sizeof(k->missing));
+	if (kv.probes & PP_KT_BIT(PP_KT_SYSCALLS)) {
+		ret = traced_pass(fn, arg, iters, PP_KT_BIT(PP_KT_SYSCALLS), &t, &ns);
+		if (!ret)
+			fill_syscalls(k, &t, ops, gross_ns, ns);
+		pp_ktrace_free(&t);
+	}
+	if (!ret && (kv.probes & KV_PASS2)) {
+		ret = traced_pass(fn, arg, iters, kv.probes & KV_PASS2, &t, &ns);
+		if (!ret)
+			fill_others(k, &t, ops, gross_ns, ns);
+		pp_ktrace_free(&t);
+	}
+	if (ret) {
+		pass_failed(ctx, ret);
+		return ret;
+	}
+	return 0;
+}
+
+/* --- choosing the backend --- */
+
+static void missing_add(uint32_t have, enum pp_kt_probe p, const char *why)
+{
+	size_t len = strlen(kv.missing);
+
+	if (have & PP_KT_BIT(p))
+		return;
+	snprintf(kv.missing + len, sizeof(kv.missing) - len, "%s%s: %s",
+		 len ? "; " : "", pp_kt_probe_name(p), why ? why : "not available");
+}
+
+static int use_kmod(char *why, size_t size)
+{
+	int err = ppnl_connect(&kv.nl, &kv.info);
+
+	if (err) {
+		if (err == -ENOENT)
+			snprintf(why, size, "%s", PPNL_NOT_LOADED);
+		else
+			ppnl_strerror(&kv.nl, err, why, size);
+		return err;
+	}
+	kv.source = "kmod";
+	kv.scope = "perfprobe's own process";
+	kv.probes = kmod_probes();
+	missing_add(kv.probes, PP_KT_SYSCALLS, "perfprobe.ko has no syscall tracepoints here");
+	missing_add(kv.probes, PP_KT_FAULTS, kv.info.pgfault_reason);
+	missing_add(kv.probes, PP_KT_FAULT_NS, kv.info.pgfault_reason);
+	missing_add(kv.probes, PP_KT_SCHED, "perfprobe.ko does not watch the scheduler");
+	missing_add(kv.probes, PP_KT_COPY, kv.info.copy_reason);
+	return 0;
+}
+
+static int use_bpf(char *why, size_t size)
+{
+	const char *built_why;
+	int err, p;
+
+	if (!kbpf_built(&built_why)) {
+		snprintf(why, size, "%s", built_why);
+		return -EOPNOTSUPP;
+	}
+	err = kbpf_open(&kv.kb, 0, why, size);
+	if (err)
+		return err;
+	kv.source = "bpf";
+	kv.scope = "perfprobe and its children";
+	kv.probes = kbpf_probes(kv.kb);
+	for (p = 0; p < PP_KT_NPROBES; p++) {
+		const char *pwhy = NULL;
+
+		if (!kbpf_probe_how(kv.kb, p, &pwhy))
+			missing_add(kv.probes, p, pwhy);
+	}
+	return 0;
+}
+
+static void kv_close(void)
+{
+	if (kv.kb)
+		kbpf_close(kv.kb);
+	kv.kb = NULL;
+	if (kv.source && !strcmp(kv.source, "kmod"))
+		ppnl_close(&kv.nl);
+	pp_ktrace_free(&kv.control);
+}
+
+int pp_kview_setup(struct pp_ctx *ctx, enum pp_kv_mode mode)
+{
+	char kwhy[PPNL_MSG_MAX + 64] = "", bwhy[KBPF_WHY_MAX + 64] = "";
+	double ns;
+	int err;
+
+	if (mode == PP_KV_OFF)
+		return 0;
+	if ((mode == PP_KV_AUTO || mode == PP_KV_KMOD) && !use_kmod(kwhy, sizeof(kwhy)))
+		goto ready;
+	if (mode == PP_KV_KMOD) {
+		pp_err("--kernel-view=kmod: perfprobe.ko not usable: %s", kwhy);
+		return -1;
+	}
+	if (!use_bpf(bwhy, sizeof(bwhy)))
+		goto ready;
+	if (mode == PP_KV_BPF) {
+		pp_err("--kernel-view=bpf: BPF not usable: %s", bwhy);
+		return -1;
+	}
+	fprintf(stderr, "perfprobe: note: no kernel view: perfprobe.ko: %s; BPF: %s "
+		"(load perfprobe.ko, or run as root where BPF is allowed; "
+		"perfprobe kernel-view status; --kernel-view=off hides this)\n", kwhy, bwhy);
+	return 0;
+
+ready:
+	kv.owner = getpid();
+	atexit(kv_close);
+	/* what starting and stopping a trace is seen doing by itself */
+	err = traced_pass(NULL, NULL, 0, PP_KT_BIT(PP_KT_SYSCALLS), &kv.control, &ns);
+	if (err) {
+		kv_why(err, kwhy, sizeof(kwhy));
+		pp_err("kernel view (%s): a trace cannot start: %s", kv.source, kwhy);
+		return -1;
+	}
+	ctx->kview = kv_loop;
+	fprintf(stderr, "perfprobe: kernel view from %s (%s), in traced passes after the samples%s%s\n",
+		kv.source, kv.scope, kv.missing[0] ? "; not measured: " : "", kv.missing);
+	return 0;
+}
+
+/* --- the block --- */
+
+/* "12.3 us", "850 ns", "1.20 ms" */
+static const char *fmt_ns(double ns, char *buf, size_t size)
+{
+	if (!isfinite(ns))
+		snprintf(buf, size, "-");
+	else if (fabs(ns) >= 1e6)
+		snprintf(buf, size, "%.3g ms", ns * 1e-6);
+	else if (fabs(ns) >= 1e3)
+		snprintf(buf, size, "%.3g us", ns * 1e-3);
+	else
+		snprintf(buf, size, "%.3g ns", ns);
+	return buf;
+}
+
+static const char *fmt_bytes(double b, char *buf, size_t size)
+{
+	if (b >= 1024 * 1024)
+		snprintf(buf, size, "%.3g MiB", b / (1024 * 1024));
+	else if (b >= 1024)
+		snprintf(buf, size, "%.3g KiB", b / 1024);
+	else
+		snprintf(buf, size, "%.3g B", b);
+	return buf;
+}
+
+/* "(probes +310 ns)"; a difference lost in the noise says so */
+static const char *fmt_probe(double ns, char *buf, size_t size)
+{
+	char v[32];
+
+	if (!isfinite(ns))
+		snprintf(buf, size, "probes: not measured");
+	else if (ns <= 0)
+		snprintf(buf, size, "probes: below the noise");
+	else
+		snprintf(buf, size, "probes +%s", fmt_ns(ns, v, sizeof(v)));
+	return buf;
+}
+
+static void print_one(const struct pp_result *r)
+{
+	const struct pp_kside *k = &r->k;
+	const char *sep = "";
+	char a[32], b[48];
+	unsigned int i;
+
+	pp_print_text("  %-26s", r->key);
+	if (isfinite(k->syscalls_per_op)) {
+		pp_print_text(" %.3g syscalls/op, kernel %s/op (%s)\n", k->syscalls_per_op,
+			      fmt_ns(k->kernel_ns_per_op, a, sizeof(a)),
+			      fmt_probe(k->probe_ns_per_op, b, sizeof(b)));
+		pp_print_text("  %-26s", "");
+	}
+	if (isfinite(k->faults_per_op)) {
+		pp_print_text(" %.3g faults/op", k->faults_per_op);
+		if (isfinite(k->fault_ns_per_op))
+			pp_print_text(" (%s/op)", fmt_ns(k->fault_ns_per_op, a, sizeof(a)));
+		sep = ",";
+	}
+	if (isfinite(k->switches_per_op)) {
+		pp_print_text("%s %.3g switches/op, off-CPU %s/op", sep, k->switches_per_op,
+			      fmt_ns(k->offcpu_ns_per_op, a, sizeof(a)));
+		sep = ",";
+	}
+	if (isfinite(k->copy_bytes_per_op)) {
+		pp_print_text("%s %s copied/op", sep, fmt_bytes(k->copy_bytes_per_op, a, sizeof(a)));
+		if (isfinite(k->copy_ns_per_op) && k->kernel_ns_per_op > 0)
+			pp_print_text(", copy %.0f%% of kernel time",
+				      100 * k->copy_ns_per_op / k->kernel_ns_per_op);
+	}
+	pp_print_text(" (%s)\n", fmt_probe(k->probe2_ns_per_op, b, sizeof(b)));
+	if (!k->ntop)
+		return;
+	pp_print_text("  %-26s top:", "");
+	for (i = 0; i < k->ntop && i < PP_KSIDE_TOP; i++)
+		pp_print_text("%s %s %.3g/op %s", i ? "," : "", k->top[i].name,
+			      k->top[i].count_per_op, fmt_ns(k->top[i].ns_per_op, a, sizeof(a)));
+	pp_print_text("\n");
+}
+
+void pp_kview_print(const struct pp_run *run)
+{
+	const struct pp_result *first = NULL;
+	size_t i;
+
+	for (i = 0; i < run->nresults && !first; i++)
+		if (run->results[i].k.source[0])
+			first = &run->results[i];
+	if (!first)
+		return;
+	pp_print_text("\nKernel view (%s, %s), per operation, from traced passes after the samples:\n",
+		      first->k.source, first->k.scope[0] ? first->k.scope : "traced processes");
+	for (i = 0; i < run->nresults; i++)
+		if (run->results[i].k.source[0])
+			print_one(&run->results[i]);
+	if (first->k.missing[0]) {
+		char buf[sizeof(first->k.missing)], *save = NULL, *m;
+
+		pp_strlcpy(buf, first->k.missing, sizeof(buf));
+		pp_print_text("  not measured here:\n");
+		for (m = strtok_r(buf, ";", &save); m; m = strtok_r(NULL, ";", &save))
+			pp_print_text("    %s\n", m + strspn(m, " "));
+	}
+}
