@@ -36,8 +36,8 @@ notloaded "copy --quick" --quick copy
 notloaded "copy --dir all --sizes 4k" copy --dir all --sizes 4k
 notloaded "timer" timer
 notloaded "timer --period 50000 --count 10" timer --period 50000 --count 10
-notloaded "trace -- /bin/true" trace -- /bin/true
-notloaded "trace -H -- /bin/true" trace -H -- /bin/true
+notloaded "trace --kernel-view=kmod -- /bin/true" --kernel-view=kmod trace -- /bin/true
+notloaded "trace --kernel-view=kmod -H -- /bin/true" --kernel-view=kmod trace -H -- /bin/true
 
 # lat_syscall without the module: --kernel-view=kmod refused in one line,
 # auto falls back to BPF or says in one note how to enable a backend;

@@ -8,7 +8,7 @@
 # after SIGINT.  Skipped, with the reason, where BPF is not usable.
 . "$(dirname "$0")/tap.sh"
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
-NTESTS=21
+NTESTS=27
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -18,6 +18,8 @@ pp --kernel-view=sometimes run lat_syscall >/dev/null 2>"$T_TMP/e"
 ok $([ $? -eq 2 ] && [ "$(wc -l <"$T_TMP/e")" -eq 1 ] &&
 	grep -q "^perfprobe: --kernel-view: 'sometimes': say auto, kmod, bpf or off" "$T_TMP/e"; echo $?) \
 	"--kernel-view=sometimes: exit 2, one line naming the option"
+pp --kernel-view=off trace -- /bin/true >/dev/null 2>"$T_TMP/e"
+ok $([ $? -eq 2 ] && [ "$(wc -l <"$T_TMP/e")" -eq 1 ]; echo $?) "trace --kernel-view=off: exit 2, one line"
 pp --quick --kernel-view=off --json run lat_syscall >"$T_TMP/off.json" 2>"$T_TMP/e"
 check "--kernel-view=off: no result carries a kernel object" jq -e \
 	'[.results[] | select(.kernel)] | length == 0' "$T_TMP/off.json"
@@ -44,13 +46,11 @@ check "lat_syscall-open: one openat and one close per operation" jq -e \
 	'.results[] | select(.key == "lat_syscall-open") | .kernel |
 	 ([.top_syscalls[] | {(.name): .count_per_op}] | add) as $c |
 	 $c.openat == 1 and $c.close == 1 and .syscalls_per_op == 2' "$T_TMP/sc.json"
-# The pass's own time per operation is the untraced gross time (median
-# plus the empty loop) plus what the probes cost: one process cannot
-# spend longer than that between sys_enter and sys_exit.
-check "kernel ns/op > 0 and within the traced pass's time per op, for every key" jq -e \
-	'.meta.loop_overhead_ns as $o | [.results[] | select(.kernel)] |
-	 all(.kernel.kernel_ns_per_op > 0 and
-	     .kernel.kernel_ns_per_op <= .value * 1000 + $o + .kernel.probe_ns_per_op + 1)' "$T_TMP/sc.json"
+# One process cannot spend longer between sys_enter and sys_exit than
+# its loop took under the same trace (the syscall pass's own time).
+check "kernel ns/op > 0 and within the syscall pass's own time per op, for every key" jq -e \
+	'[.results[] | select(.kernel)] |
+	 all(.kernel.kernel_ns_per_op > 0 and .kernel.kernel_ns_per_op <= .kernel.traced_ns_per_op)' "$T_TMP/sc.json"
 check "probe cost reported for both passes, as numbers" jq -e \
 	'[.results[] | select(.kernel) | .kernel | .probe_ns_per_op, .probe2_ns_per_op | type] |
 	 all(. == "number")' "$T_TMP/sc.json"
@@ -83,12 +83,13 @@ check "text: lat_syscall-null's line, with its probe cost" \
 sed -n '/^Kernel view/,/^$/p' "$T_TMP/sc.txt" | head -8 | sed 's/^/# /'
 
 # Two processes on one CPU: the partner, forked before the trace
-# started, is traced too; each round trip hands the CPU over twice.
+# started, is traced too; each round trip hands the CPU over twice.  At
+# the pass's edges each process may have one call in flight: +-2 calls.
 pp --quick --cpu 1 --kernel-view=bpf --json run lat_pipe lat_pagefault >"$T_TMP/ipc.json" 2>/dev/null
 check "lat_pipe: the partner's calls too: 2 reads and 2 writes per round trip" jq -e \
-	'.results[] | select(.key == "lat_pipe") | .kernel |
-	 ([.top_syscalls[] | {(.name): .count_per_op}] | add) as $c |
-	 ($c.read - 2 | fabs) < 0.02 and ($c.write - 2 | fabs) < 0.02' "$T_TMP/ipc.json"
+	'.results[] | select(.key == "lat_pipe") | . as $r | .kernel |
+	 ([.top_syscalls[] | {(.name): .count_per_op}] | add) as $c | (2.5 / $r.iterations) as $e |
+	 ($c.read - 2 | fabs) <= $e and ($c.write - 2 | fabs) <= $e' "$T_TMP/ipc.json"
 if [[ " $miss " == *" sched "* ]]; then
 	skip "sched not available here"
 else
@@ -98,6 +99,21 @@ fi
 check "lat_pagefault: some faults, at most one per page touched" jq -e \
 	'.results[] | select(.key == "lat_pagefault") | .kernel.faults_per_op | . > 0 and . <= 1.05' "$T_TMP/ipc.json"
 jq -r '.results[] | select(.kernel) | "# \(.key): \(.kernel.syscalls_per_op) syscalls/op, \(.kernel.faults_per_op) faults/op, \(.kernel.switches_per_op) switches/op"' "$T_TMP/ipc.json"
+
+# perfprobe trace with BPF: the same tables as with the module
+pp --kernel-view=bpf --json trace -- /bin/true >"$T_TMP/tr.json" 2>"$T_TMP/e"
+ok $? "trace --kernel-view=bpf -- /bin/true exits 0$(sed 's/^/ /' "$T_TMP/e")"
+check "trace (bpf): exactly one execve and one exit_group, exit status 0" jq -e \
+	'.source == "bpf" and .exit_status == 0 and
+	 ([.syscalls[] | {(.name): .stats.count}] | add) as $c | $c.execve == 1 and $c.exit_group == 1' "$T_TMP/tr.json"
+check "trace (bpf): a syscall's total is its count times its mean, max >= mean" jq -e \
+	'[.syscalls[] | select(.name == "execve") | .stats] | .[0] |
+	 .max_ns >= .mean_ns and .sum_ns >= .mean_ns' "$T_TMP/tr.json"
+pp --kernel-view=bpf trace -H --all -- /bin/true >"$T_TMP/tr.txt" 2>&1
+check "trace --all says the copy and fault-time probes are in the syscall times" \
+	grep -q '^note: --all: the copy and fault-time probes fire inside system calls' "$T_TMP/tr.txt"
+check "trace -H with BPF says histograms need the module" \
+	grep -q 'histograms: perfprobe.ko only' "$T_TMP/tr.txt"
 
 # SIGINT during a traced run: none of the programs it loaded stays.
 ids() { "$BPFTOOL" prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .* name ppkv_.*/\1/p' | sort; }

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "report/compare.h"
+#include "stats.h"
 #include "results.h"
 
 #define NEAR(a, b)	assert_true(fabs((a) - (b)) < 1e-9)
@@ -310,6 +311,101 @@ static void test_order(void **state)
 	assert_int_equal(pp_cmp_order(&c, PP_LOWER_IS_BETTER, &c, PP_LOWER_IS_BETTER), 0);
 }
 
+static void test_t95(void **state)
+{
+	(void)state;
+	NEAR(pp_t95(1), 12.706);
+	NEAR(pp_t95(10), 2.228);
+	/* t(0.975, 25) = 2.0595: interpolated in 1/df between 20 and 30 */
+	assert_true(fabs(pp_t95(25) - 2.0595) < 0.003);
+	assert_true(fabs(pp_t95(1e9) - 1.960) < 0.001);
+	assert_true(pp_t95(0) == pp_t95(1));
+}
+
+#define RUNS	3
+#define PER	11
+
+/*
+ * One side of RUNS runs of PER samples: each run's level is mean moved
+ * by run_sd_pct (the run-to-run variation), its samples spread by cv.
+ */
+static void fill_side(double *v, double *rmed, double mean, double run_sd_pct,
+		      double cv_pct, size_t runs)
+{
+	size_t r;
+
+	for (r = 0; r < runs; r++) {
+		double level = mean * (1.0 + run_sd_pct / 100.0 * gauss());
+
+		fill(v + r * PER, PER, level, cv_pct);
+		rmed[r] = pp_median(v + r * PER, PER);
+	}
+}
+
+static enum pp_verdict runs_verdict(double mb, double mn, double run_sd, double cv,
+				    size_t runs, double assumed, struct pp_cmp_stat *st)
+{
+	static double b[RUNS * PER], n[RUNS * PER], bm[RUNS], nm[RUNS];
+	struct pp_cmp_pool p = {
+		.dir = PP_LOWER_IS_BETTER, .base = b, .new = n,
+		.nbase = runs * PER, .nnew = runs * PER, .base_runs = runs, .new_runs = runs,
+		.base_rmed = bm, .new_rmed = nm,
+	};
+
+	fill_side(b, bm, mb, run_sd, cv, runs);
+	fill_side(n, nm, mn, run_sd, cv, runs);
+	assert_int_equal(pp_cmp_runs(&p, 5, assumed, st), 0);
+	assert_true(st->lo_pct <= st->change_pct && st->change_pct <= st->hi_pct);
+	return st->verdict;
+}
+
+/*
+ * Runs as clusters.  Same kernel, runs that drift by 4% from one to the
+ * next (as measured on the development host): almost never a regression.
+ */
+static void test_runs_as_clusters(void **state)
+{
+	struct pp_cmp_stat st;
+	int t, reg = 0, same = 0, found = 0;
+
+	(void)state;
+	for (t = 0; t < 100; t++) {
+		reg += runs_verdict(1.0, 1.0, 4, 2, RUNS, 4, &st) == PP_VERDICT_REGRESSION;
+		assert_true(st.run_noise_measured);
+		assert_int_equal(st.base_runs, RUNS);
+	}
+	assert_true(reg <= 5);
+	/* no drift between runs: identical is "same" as before */
+	for (t = 0; t < 100; t++)
+		same += runs_verdict(1.0, 1.0, 0, 2, RUNS, 4, &st) == PP_VERDICT_SAME;
+	assert_true(same >= 95);
+	/* a 10% shift with CV 2% and no drift: always found */
+	for (t = 0; t < 100; t++)
+		found += runs_verdict(50.0, 55.0, 0, 2, RUNS, 4, &st) == PP_VERDICT_REGRESSION;
+	assert_int_equal(found, 100);
+}
+
+/* One run a side: the run-to-run variation is assumed, not measured. */
+static void test_one_run_assumed(void **state)
+{
+	struct pp_cmp_stat st;
+	int t, reg = 0;
+
+	(void)state;
+	for (t = 0; t < 100; t++) {
+		/* the same kernel, two runs 4% apart at random */
+		reg += runs_verdict(1.0, 1.0, 4, 2, 1, 4, &st) == PP_VERDICT_REGRESSION;
+		assert_false(st.run_noise_measured);
+		NEAR(st.run_noise_pct, 4.0);
+	}
+	assert_true(reg <= 5);
+	/* a 30% shift stands out of any of that */
+	assert_int_equal(runs_verdict(10.0, 13.0, 0, 2, 1, 4, &st), PP_VERDICT_REGRESSION);
+	/* --run-noise 0: the samples alone, as pp_cmp_samples() */
+	runs_verdict(10.0, 10.0, 0, 2, 1, 0, &st);
+	assert_true(st.hi_pct - st.lo_pct < 5);
+}
+
 static void add(struct pp_run *run, const char *key, const char *unit,
 		enum pp_dir dir, double v0, double v1)
 {
@@ -511,6 +607,9 @@ int main(void)
 		cmocka_unit_test(test_outliers_do_not_flip),
 		cmocka_unit_test(test_bad_samples),
 		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_t95),
+		cmocka_unit_test(test_runs_as_clusters),
+		cmocka_unit_test(test_one_run_assumed),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_warnings),
 	};

@@ -324,6 +324,12 @@ if want cli && [ -x "$PPC" ]; then
 	has "perfprobe trace: the command's exit status" 'exited with status 0' /tmp/o
 	has "perfprobe trace: execve counted" "^ *execve +1 " /tmp/o
 	has "perfprobe trace: page faults line" '^page faults:' /tmp/o
+	$PPC --kernel-view=bpf trace --all -- /bin/busybox true >/tmp/o 2>&1
+	check "trace with BPF exits 0" [ $? -eq 0 ]
+	has "trace with BPF: execve counted, the backend named" "^ *execve +1 " /tmp/o
+	has "trace with BPF: fault latencies through fentry" '^page faults: [0-9]+ minor' /tmp/o
+	$PPC trace --all -- /bin/busybox true >/tmp/o 2>&1
+	has "trace --all with the module: its copy kprobes counted" '^copy routines: [0-9]+ calls' /tmp/o
 	$PPC trace -- /nonexistent >/tmp/o 2>&1
 	check "perfprobe trace of a missing program exits 1" [ $? -eq 1 ]
 	$PPC --quick --no-save --json run lat_syscall >/tmp/o 2>/dev/null

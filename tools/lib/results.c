@@ -26,6 +26,7 @@ void pp_kside_clear(struct pp_kside *k)
 	k->kernel_ns_per_op = NAN;
 	k->entry_exit_ns_per_op = NAN;
 	k->probe_ns_per_op = NAN;
+	k->traced_ns_per_op = NAN;
 	k->syscalls_per_op = NAN;
 	k->faults_per_op = NAN;
 	k->fault_ns_per_op = NAN;
@@ -40,6 +41,7 @@ void pp_kside_scale(struct pp_kside *k, double div)
 {
 	double *f[] = {
 		&k->kernel_ns_per_op, &k->entry_exit_ns_per_op, &k->probe_ns_per_op,
+		&k->traced_ns_per_op,
 		&k->syscalls_per_op, &k->faults_per_op, &k->fault_ns_per_op,
 		&k->switches_per_op, &k->offcpu_ns_per_op, &k->copy_bytes_per_op,
 		&k->copy_ns_per_op, &k->probe2_ns_per_op,
@@ -353,6 +355,7 @@ static json_t *kside_to_json(const struct pp_kside *k)
 	set_num(o, "kernel_ns_per_op", k->kernel_ns_per_op);
 	set_num(o, "entry_exit_ns_per_op", k->entry_exit_ns_per_op);
 	set_num(o, "probe_ns_per_op", k->probe_ns_per_op);
+	set_num(o, "traced_ns_per_op", k->traced_ns_per_op);
 	set_num(o, "syscalls_per_op", k->syscalls_per_op);
 	set_num(o, "faults_per_op", k->faults_per_op);
 	set_num(o, "fault_ns_per_op", k->fault_ns_per_op);
@@ -601,6 +604,7 @@ static void load_kside(struct pp_kside *k, json_t *o)
 	k->kernel_ns_per_op = jnum(o, "kernel_ns_per_op", NAN);
 	k->entry_exit_ns_per_op = jnum(o, "entry_exit_ns_per_op", NAN);
 	k->probe_ns_per_op = jnum(o, "probe_ns_per_op", NAN);
+	k->traced_ns_per_op = jnum(o, "traced_ns_per_op", NAN);
 	k->syscalls_per_op = jnum(o, "syscalls_per_op", NAN);
 	k->faults_per_op = jnum(o, "faults_per_op", NAN);
 	k->fault_ns_per_op = jnum(o, "fault_ns_per_op", NAN);

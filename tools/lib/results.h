@@ -48,6 +48,7 @@ struct pp_kside {
 	double kernel_ns_per_op;	/* sys_enter .. sys_exit, summed */
 	double entry_exit_ns_per_op;	/* user-observed minus kernel */
 	double probe_ns_per_op;		/* cost the syscall probes add */
+	double traced_ns_per_op;	/* the syscall pass's own time */
 	double syscalls_per_op;
 	double faults_per_op;
 	double fault_ns_per_op;		/* in handle_mm_fault */

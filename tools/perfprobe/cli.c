@@ -70,7 +70,7 @@ static const struct cmd cmds[] = {
 	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL },
 	{ "copy", pp_cmd_copy, "[-d DIR -s LIST]", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", &pp_copy_opts },
 	{ "timer", pp_cmd_timer, "[-p NS -n N]", "hrtimer expiry lateness (perfprobe.ko)", &pp_timer_opts },
-	{ "trace", pp_cmd_trace, "[-H] -- CMD...", "per-syscall kernel times of a command (perfprobe.ko)", &pp_trace_opts },
+	{ "trace", pp_cmd_trace, "[-H] [--all] -- CMD...", "per-syscall kernel times of a command (perfprobe.ko or BPF)", &pp_trace_opts },
 	{ "netserver", pp_cmd_netserver, "[-b ADDR...]", "serve the net benchmarks' tests", &pp_netserver_opts },
 	{ "help", cmd_help, "", "this text", NULL },
 	{ "version", cmd_version, "", "print the version", NULL },

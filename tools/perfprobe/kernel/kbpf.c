@@ -632,6 +632,7 @@ int kbpf_trace_start_set(struct kbpf *kb, const pid_t *tgids, size_t n,
 			return err;
 		}
 	}
+	kb->skel->bss->armed = 1;
 	return 0;
 }
 
@@ -641,6 +642,7 @@ int kbpf_trace_stop(struct kbpf *kb)
 
 	if (!kb->running)
 		return -ENOENT;
+	kb->skel->bss->armed = 0;
 	for (i = 0; i < NITEMS; i++)
 		detach_item(kb, i);
 	kb->duration_ns = elapsed_ns(&kb->t0);
@@ -658,6 +660,10 @@ static bool sum_sys(const struct kbpf *kb, const struct kv_sys *v,
 		s->count += v[c].count;
 		s->timed += v[c].timed;
 		s->ns += v[c].ns;
+		if (v[c].max_ns > s->max_ns)
+			s->max_ns = v[c].max_ns;
+		if (v[c].min_ns && (!s->min_ns || v[c].min_ns < s->min_ns))
+			s->min_ns = v[c].min_ns;
 		s->copy_bytes += v[c].copy_bytes;
 		s->copy_ns += v[c].copy_ns;
 	}

@@ -89,6 +89,8 @@ int pp_ktrace_from_ppnl(const struct ppnl_trace *in, struct pp_ktrace *out)
 			.count = s->st.count,
 			.timed = s->st.count,
 			.ns = s->st.sum_ns,
+			.min_ns = s->st.min_ns,
+			.max_ns = s->st.max_ns,
 			.copy_bytes = s->ucopy_bytes,
 		};
 

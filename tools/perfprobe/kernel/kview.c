@@ -35,10 +35,12 @@
 #include "kview.h"
 #include "ppnl.h"
 #include "print.h"
+#include "stats.h"
 
 #define KV_PASS2	(PP_KT_BIT(PP_KT_FAULTS) | PP_KT_BIT(PP_KT_FAULT_NS) | \
 			 PP_KT_BIT(PP_KT_SCHED) | PP_KT_BIT(PP_KT_COPY))
 #define KV_MAX_PROCS	4096
+#define KV_CHUNKS	3
 
 static struct {
 	const char *source;		/* "kmod", "bpf"; NULL: off */
@@ -282,27 +284,46 @@ static void kv_why(int err, char *buf, size_t size)
 
 /*
  * One traced pass of fn: the trace in t (pp_ktrace_free() it), the
- * loop's time per iteration in *ns.  0 or a negative errno.
+ * loop's time per iteration in *ns (the median of its chunks) and in
+ * *total (all of it).  0 or a negative errno.
  */
 static int traced_pass(pp_loop_fn fn, void *arg, uint64_t iters,
-		       uint32_t probes, struct pp_ktrace *t, double *ns)
+		       uint32_t probes, struct pp_ktrace *t, double *ns,
+		       double *total)
 {
 	uint64_t t0, t1;
 	int ret, stop;
+
+	uint64_t done = 0, n, sum = 0;
+	double chunk[KV_CHUNKS];
+	unsigned int c, nc = 0;
 
 	memset(t, 0, sizeof(*t));
 	ret = kv_start(probes);
 	if (ret)
 		return ret;
-	t0 = pp_now_ns();
-	ret = fn ? fn(iters, arg) : 0;
-	t1 = pp_now_ns();
+	/*
+	 * In up to KV_CHUNKS timed chunks under one trace: the median of
+	 * their times per iteration is steadier than one timing.
+	 */
+	for (c = 0; c < KV_CHUNKS && done < iters && !ret; c++) {
+		n = c == KV_CHUNKS - 1 ? iters - done : iters / KV_CHUNKS;
+		if (!n)
+			n = iters - done;
+		t0 = pp_now_ns();
+		ret = fn(n, arg);
+		t1 = pp_now_ns();
+		chunk[nc++] = (double)(t1 - t0) / (double)n;
+		sum += t1 - t0;
+		done += n;
+	}
 	stop = kv_stop();
 	if (ret)
 		return ret;
 	if (stop)
 		return stop;
-	*ns = iters ? (double)(t1 - t0) / (double)iters : 0;
+	*ns = nc ? pp_median(chunk, nc) : 0;
+	*total = done ? (double)sum / (double)done : 0;
 	return kv_read(t);
 }
 
@@ -336,7 +357,8 @@ static int cmp_ns_desc(const void *a, const void *b)
 }
 
 static void fill_syscalls(struct pp_kside *k, const struct pp_ktrace *t,
-			  double ops, double gross_ns, double traced_ns)
+			  double ops, double gross_ns, double traced_ns,
+			  double total_ns)
 {
 	struct pp_kside_sys top[PP_KSIDE_TOP + 1];
 	double all = 0, ns = 0;
@@ -368,6 +390,7 @@ static void fill_syscalls(struct pp_kside *k, const struct pp_ktrace *t,
 	k->syscalls_per_op = all / ops;
 	k->kernel_ns_per_op = ns / ops;
 	k->probe_ns_per_op = traced_ns - gross_ns;
+	k->traced_ns_per_op = total_ns;
 	/*
 	 * Only one process's time can be set against the loop's own, and
 	 * only if the syscalls did not block longer than the loop took.
@@ -414,7 +437,7 @@ static void pass_failed(struct pp_ctx *ctx, int err)
 static int kv_loop(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, uint64_t iters,
 		   double gross_ns, struct pp_kside *k)
 {
-	double ops = (double)iters, ns = 0;
+	double ops = (double)iters, ns = 0, total = 0;
 	struct pp_ktrace t;
 	int ret = 0;
 
@@ -425,13 +448,13 @@ static int kv_loop(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, uint64_t iters,
 	pp_strlcpy(k->scope, kv.scope, sizeof(k->scope));
 	pp_strlcpy(k->missing, kv.missing, sizeof(k->missing));
 	if (kv.probes & PP_KT_BIT(PP_KT_SYSCALLS)) {
-		ret = traced_pass(fn, arg, iters, PP_KT_BIT(PP_KT_SYSCALLS), &t, &ns);
+		ret = traced_pass(fn, arg, iters, PP_KT_BIT(PP_KT_SYSCALLS), &t, &ns, &total);
 		if (!ret)
-			fill_syscalls(k, &t, ops, gross_ns, ns);
+			fill_syscalls(k, &t, ops, gross_ns, ns, total);
 		pp_ktrace_free(&t);
 	}
 	if (!ret && (kv.probes & KV_PASS2)) {
-		ret = traced_pass(fn, arg, iters, kv.probes & KV_PASS2, &t, &ns);
+		ret = traced_pass(fn, arg, iters, kv.probes & KV_PASS2, &t, &ns, &total);
 		if (!ret)
 			fill_others(k, &t, ops, gross_ns, ns);
 		pp_ktrace_free(&t);
@@ -540,7 +563,7 @@ ready:
 	kv.owner = getpid();
 	atexit(kv_close);
 	/* what starting and stopping a trace is seen doing by itself */
-	err = traced_pass(NULL, NULL, 0, PP_KT_BIT(PP_KT_SYSCALLS), &kv.control, &ns);
+	err = traced_pass(NULL, NULL, 0, PP_KT_BIT(PP_KT_SYSCALLS), &kv.control, &ns, &ns);
 	if (err) {
 		kv_why(err, kwhy, sizeof(kwhy));
 		pp_err("kernel view (%s): a trace cannot start: %s", kv.source, kwhy);

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfprobe trace [-H] -- COMMAND [ARGS]: run COMMAND traced by
- * perfprobe.ko and print a per-syscall summary (like perf trace -s), its
- * page faults and its user-copy routine calls.
+ * perfprobe trace [-H] [--all] -- COMMAND [ARGS]: run COMMAND traced by
+ * perfprobe.ko or BPF (--kernel-view, as run) and print a per-syscall
+ * summary (like perf trace -s), its page faults, its context switches
+ * (BPF) and, with --all, its user-copy routine calls.
+ *
+ * By default nothing but the syscall probes fires inside sys_enter..
+ * sys_exit: the copy probes and the fault-time probe would add their own
+ * cost to the syscall times (Documentation/kernel-view.rst), so they are
+ * armed only with --all, which says so in its output.
  *
  * The child is forked stopped on a pipe so that the trace covers it from
  * its first instruction after exec; exec failures come back on a second,
@@ -18,15 +24,35 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "kbpf.h"
 #include "kmodcmd.h"
+#include "ktrace.h"
+#include "kview.h"
 #include "print.h"
+
+enum { OPT_ALL = 0x100 };
 
 static const struct option trace_longopts[] = {
 	{ "hist", no_argument, NULL, 'H' },
+	{ "all", no_argument, NULL, OPT_ALL },
 	{ NULL, 0, NULL, 0 }
 };
 
 const struct pp_cmd_opts pp_trace_opts = { "H", trace_longopts };
+
+/* The syscall probes and the cheap ones that do not fire inside them. */
+#define TRACE_KMOD_DEFAULT	(PERFPROBE_CAP_SYSCALL_TRACE | PERFPROBE_CAP_PGFAULT_TP)
+#define TRACE_BPF_DEFAULT	(PP_KT_BIT(PP_KT_SYSCALLS) | PP_KT_BIT(PP_KT_FAULTS) | \
+				 PP_KT_BIT(PP_KT_SCHED))
+
+struct trace_opts {
+	bool hist, all;
+	const char *source;		/* "kmod", "bpf" */
+	uint64_t switches, offcpu_ns;	/* bpf: the scheduler's view */
+	bool have_sched;
+	const char *why_not[PP_KT_NPROBES];
+};
 
 struct child {
 	pid_t pid;
@@ -119,7 +145,7 @@ static void child_finish(struct child *ch, bool go)
 /* --- the trace --- */
 
 static int do_trace(struct ppnl *s, char **argv, struct child *ch,
-		    struct ppnl_trace *t)
+		    struct ppnl_trace *t, bool all)
 {
 	int ret, stop;
 
@@ -129,7 +155,7 @@ static int do_trace(struct ppnl *s, char **argv, struct child *ch,
 		return PP_EXIT_FAIL;
 	}
 	/* 0: every feature this kernel has */
-	ret = ppnl_trace_start(s, (uint32_t)ch->pid, 0, NULL);
+	ret = ppnl_trace_start(s, (uint32_t)ch->pid, all ? 0 : TRACE_KMOD_DEFAULT, NULL);
 	if (ret) {
 		ppnl_perror(s, "trace: TRACE_START", ret);
 		child_finish(ch, false);
@@ -148,6 +174,108 @@ static int do_trace(struct ppnl *s, char **argv, struct child *ch,
 	ret = ppnl_trace_get(s, t);
 	if (ret) {
 		ppnl_perror(s, "trace: TRACE_GET", ret);
+		return PP_EXIT_FAIL;
+	}
+	return 0;
+}
+
+/*
+ * The same with BPF, into perfprobe.ko's model so that the tables are the
+ * same: per syscall its count, total, mean and longest call (no
+ * histograms: BPF keeps sums, not buckets).
+ */
+static int bpf_to_ppnl(const struct pp_ktrace *k, struct ppnl_trace *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->have_summary = true;
+	t->duration_ns = k->duration_ns;
+	t->dropped = k->dropped;
+	if (k->have & PP_KT_BIT(PP_KT_SYSCALLS))
+		t->features |= PERFPROBE_CAP_SYSCALL_TRACE;
+	if (k->have & PP_KT_BIT(PP_KT_FAULTS)) {
+		t->features |= PERFPROBE_CAP_PGFAULT_TP;
+		t->pf_tp = k->faults;
+	}
+	if (k->have & PP_KT_BIT(PP_KT_FAULT_NS)) {
+		t->features |= PERFPROBE_CAP_PGFAULT_KRETPROBE;
+		t->pf_minor.present = true;
+		t->pf_minor.count = k->fault_timed;
+		t->pf_minor.sum_ns = k->fault_ns;
+		t->pf_minor.mean_ns = k->fault_timed ? k->fault_ns / k->fault_timed : 0;
+	}
+	if (k->have & PP_KT_BIT(PP_KT_COPY)) {
+		t->features |= PERFPROBE_CAP_COPY_KPROBES;
+		t->ucopy_calls = k->copy_calls;
+		t->ucopy_bytes = k->copy_bytes;
+	}
+	t->sys = calloc(k->nsys ? k->nsys : 1, sizeof(*t->sys));
+	if (!t->sys)
+		return -ENOMEM;
+	for (i = 0; i < k->nsys; i++) {
+		const struct pp_ktrace_sys *ks = &k->sys[i];
+		struct ppnl_sys *ns = &t->sys[t->nsys++];
+
+		ns->nr = ks->nr;
+		ns->st.present = true;
+		ns->st.count = ks->count;	/* exit_group never returns */
+		ns->st.sum_ns = ks->ns;
+		ns->st.min_ns = ks->min_ns;
+		ns->st.max_ns = ks->max_ns;
+		ns->st.mean_ns = ks->timed ? ks->ns / ks->timed : 0;
+		ns->ucopy_bytes = ks->copy_bytes;
+	}
+	t->cap = t->nsys;
+	return 0;
+}
+
+static int do_trace_bpf(char **argv, struct child *ch, struct ppnl_trace *t,
+			struct trace_opts *o)
+{
+	uint32_t probes = o->all ? PP_KT_ALL : TRACE_BPF_DEFAULT;
+	char why[KBPF_WHY_MAX + 64];
+	struct pp_ktrace k;
+	struct kbpf *kb;
+	int ret, stop, p;
+
+	ret = kbpf_open(&kb, 0, why, sizeof(why));
+	if (ret) {
+		pp_err("trace: BPF %s", why);
+		return PP_EXIT_SKIP;
+	}
+	for (p = 0; p < PP_KT_NPROBES; p++)
+		kbpf_probe_how(kb, p, &o->why_not[p]);
+	ret = child_fork(ch, argv);
+	if (ret) {
+		pp_err("trace: cannot fork: %s", strerror(-ret));
+		kbpf_close(kb);
+		return PP_EXIT_FAIL;
+	}
+	ret = kbpf_trace_start(kb, ch->pid, probes);
+	if (ret) {
+		pp_err("trace: starting the BPF trace: %s", strerror(-ret));
+		child_finish(ch, false);
+		kbpf_close(kb);
+		return PP_EXIT_FAIL;
+	}
+	child_finish(ch, true);
+	stop = kbpf_trace_stop(kb);
+	ret = stop ? stop : kbpf_trace_read(kb, &k);
+	if (!ret) {
+		o->have_sched = k.have & PP_KT_BIT(PP_KT_SCHED);
+		o->switches = k.switches;
+		o->offcpu_ns = k.offcpu_ns;
+		ret = bpf_to_ppnl(&k, t);
+		pp_ktrace_free(&k);
+	}
+	if (ret) {
+		pp_err("trace: reading the BPF trace: %s", strerror(-ret));
+		return PP_EXIT_FAIL;
+	}
+	if (ch->start_errno) {
+		pp_err("trace: cannot run '%s': %s", argv[0], strerror(ch->start_errno));
+		ppnl_trace_free(t);
 		return PP_EXIT_FAIL;
 	}
 	return 0;
@@ -242,7 +370,7 @@ static void fault_stats(const char *key, const struct ppnl_stats *st,
 		      what, (double)st->mean_ns / 1e3, (double)st->max_ns / 1e3);
 }
 
-static void faults_print(const struct ppnl_trace *t, const struct ppnl_info *in)
+static void faults_print(const struct ppnl_trace *t, const char *why)
 {
 	bool kret = t->features & PERFPROBE_CAP_PGFAULT_KRETPROBE;
 
@@ -261,16 +389,14 @@ static void faults_print(const struct ppnl_trace *t, const struct ppnl_info *in)
 		pp_print_u64(kret ? PP_JSON : PP_ANY, "tracepoint_count",
 			     "page faults: %llu (page_fault_user tracepoint; ", t->pf_tp);
 		if (!kret)
-			pp_print_text("no latencies: %s)\n",
-				      in->pgfault_reason[0] ? in->pgfault_reason : "no kretprobe");
+			pp_print_text("no latencies: %s)\n", why);
 	} else if (!kret) {
-		pp_print_text("page faults: not available on this kernel: %s\n",
-			      in->pgfault_reason[0] ? in->pgfault_reason : "no probe");
+		pp_print_text("page faults: not available on this kernel: %s\n", why);
 	}
 	pp_print_close_object();
 }
 
-static void copies_print(const struct ppnl_trace *t, const struct ppnl_info *in)
+static void copies_print(const struct ppnl_trace *t, const char *why, bool all)
 {
 	if (t->features & PERFPROBE_CAP_COPY_KPROBES) {
 		pp_print_u64(PP_ANY, "ucopy_calls", "copy routines: %llu calls", t->ucopy_calls);
@@ -279,17 +405,21 @@ static void copies_print(const struct ppnl_trace *t, const struct ppnl_info *in)
 	}
 	pp_print_null(PP_JSON, "ucopy_calls", NULL, NULL);
 	pp_print_null(PP_JSON, "ucopy_bytes", NULL, NULL);
-	pp_print_text("copy routines: not available on this kernel: %s\n",
-		      in->copy_reason[0] ? in->copy_reason : "not probeable");
+	if (all)
+		pp_print_text("copy routines: not available on this kernel: %s\n", why);
+	else
+		pp_print_text("copy routines: not traced (their probes would add to the syscall times; --all arms them)\n");
 }
 
 static void trace_print(char **argv, int argc, const struct child *ch,
-			const struct ppnl_trace *t, const struct ppnl_info *in,
-			bool hist)
+			const struct ppnl_trace *t, const struct trace_opts *o,
+			const char *fault_why, const char *copy_why)
 {
 	int a;
 
 	pp_print_string(PP_JSON, "format", NULL, "perfprobe-trace");
+	pp_print_string(PP_JSON, "source", NULL, o->source);
+	pp_print_bool(PP_JSON, "all_probes", NULL, o->all);
 	pp_print_open_array("command");
 	for (a = 0; a < argc; a++)
 		pp_print_string(PP_JSON, NULL, NULL, argv[a]);
@@ -300,38 +430,78 @@ static void trace_print(char **argv, int argc, const struct child *ch,
 	pp_print_uint(PP_JSON, "features", NULL, t->features);
 	pp_print_u64(PP_JSON, "duration_ns", NULL, t->duration_ns);
 	pp_print_double(PP_FP, NULL, "; traced %.3f ms", (double)t->duration_ns / 1e6);
+	pp_print_string(PP_FP, NULL, " (%s)", o->source);
 	pp_print_u64(t->dropped ? PP_ANY : PP_JSON, "dropped", ", %llu syscalls not timed",
 		     t->dropped);
 	pp_print_nl();
-	syscalls_print(t, hist);
+	if (o->all)
+		pp_print_text("note: --all: the copy and fault-time probes fire inside system calls; their cost is in the times below\n");
+	syscalls_print(t, o->hist);
+	if (o->hist && !strcmp(o->source, "bpf"))
+		pp_print_text("   (histograms: perfprobe.ko only; BPF keeps sums)\n");
 	pp_print_nl();
-	faults_print(t, in);
-	copies_print(t, in);
+	faults_print(t, fault_why);
+	copies_print(t, copy_why, o->all);
+	if (o->have_sched) {
+		pp_print_open_object("sched");
+		pp_print_u64(PP_ANY, "switches", "context switches: %llu", o->switches);
+		pp_print_u64(PP_ANY, "offcpu_ns", ", %llu ns off the CPU\n", o->offcpu_ns);
+		pp_print_close_object();
+	}
 }
 
 int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
 {
-	bool hist = cli->ncopts > 0;	/* -H is the only option */
+	struct trace_opts o = { .source = "kmod" };
+	const char *fault_why, *copy_why;
 	struct ppnl_trace t;
 	struct ppnl_info info;
 	struct child ch;
 	struct ppnl s;
-	int ret;
+	int i, ret;
 
+	for (i = 0; i < cli->ncopts; i++) {
+		if (cli->copts[i].val == 'H')
+			o.hist = true;
+		else if (cli->copts[i].val == OPT_ALL)
+			o.all = true;
+	}
 	if (argc < 1)
-		return pp_usage_err("trace: give the command to run: perfprobe trace [-H] -- COMMAND [ARGS]");
-	ret = pp_kmod_open(&s, &info, "trace");
-	if (ret)
-		return ret;
+		return pp_usage_err("trace: give the command to run: perfprobe trace [-H] [--all] -- COMMAND [ARGS]");
+	if (cli->kview_mode == PP_KV_OFF)
+		return pp_usage_err("trace: --kernel-view=off leaves nothing to trace with");
 	memset(&ch, 0, sizeof(ch));
-	ret = do_trace(&s, argv, &ch, &t);
-	ppnl_close(&s);
-	if (ret)
-		return ret;
+	/* auto: the module if it is loaded, else BPF (as run) */
+	ret = cli->kview_mode == PP_KV_BPF ? -ENOENT : ppnl_connect(&s, &info);
+	if (ret == -ENOENT && cli->kview_mode != PP_KV_KMOD) {
+		o.source = "bpf";
+		ret = do_trace_bpf(argv, &ch, &t, &o);
+		if (ret)
+			return ret;
+		fault_why = o.why_not[PP_KT_FAULT_NS] ? o.why_not[PP_KT_FAULT_NS] :
+			    !o.all ? "fault time not armed (--all)" : "not available";
+		if (o.why_not[PP_KT_FAULTS])
+			fault_why = o.why_not[PP_KT_FAULTS];
+		copy_why = o.why_not[PP_KT_COPY] ? o.why_not[PP_KT_COPY] : "not available";
+	} else {
+		if (ret) {
+			/* the module's own messages and exit codes */
+			ret = pp_kmod_open(&s, &info, "trace");
+			if (ret)
+				return ret;
+		}
+		ret = do_trace(&s, argv, &ch, &t, o.all);
+		ppnl_close(&s);
+		if (ret)
+			return ret;
+		fault_why = !o.all ? "the kretprobe is not armed (--all)" :
+			    info.pgfault_reason[0] ? info.pgfault_reason : "no kretprobe";
+		copy_why = info.copy_reason[0] ? info.copy_reason : "not probeable";
+	}
 	if (t.nsys)
 		qsort(t.sys, t.nsys, sizeof(*t.sys), by_total);
 	pp_print_start(stdout, cli->opts.json);
-	trace_print(argv, argc, &ch, &t, &info, hist);
+	trace_print(argv, argc, &ch, &t, &o, fault_why, copy_why);
 	ret = pp_print_done();
 	ppnl_trace_free(&t);
 	return ret;

@@ -274,6 +274,100 @@ int pp_cmp_samples(const double *base, size_t nbase, const double *new,
 	return 0;
 }
 
+double pp_t95(double df)
+{
+	/* two-sided 95%: t(0.975, df), interpolated in 1/df */
+	static const struct { double df, t; } tab[] = {
+		{ 1, 12.706 }, { 2, 4.303 }, { 3, 3.182 }, { 4, 2.776 }, { 5, 2.571 },
+		{ 6, 2.447 }, { 7, 2.365 }, { 8, 2.306 }, { 9, 2.262 }, { 10, 2.228 },
+		{ 12, 2.179 }, { 15, 2.131 }, { 20, 2.086 }, { 30, 2.042 }, { 60, 2.000 },
+		{ 120, 1.980 },
+	};
+	size_t i;
+
+	if (!(df >= 1))
+		return tab[0].t;
+	for (i = 1; i < ARRAY_SIZE(tab); i++) {
+		if (df <= tab[i].df) {
+			double a = 1 / tab[i - 1].df, b = 1 / tab[i].df, x = 1 / df;
+
+			return tab[i - 1].t + (tab[i].t - tab[i - 1].t) * (a - x) / (a - b);
+		}
+	}
+	/* towards the normal quantile, 1.960 at infinity */
+	return 1.960 + (1.980 - 1.960) * 120 / df;
+}
+
+/* Sum of squares about the mean of the logs of v (n finite, positive). */
+static double log_ss(const double *v, size_t n, size_t *used)
+{
+	double mean = 0, ss = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (isfinite(v[i]) && v[i] > 0) {
+			mean += log(v[i]);
+			k++;
+		}
+	}
+	*used = k;
+	if (k < 2)
+		return 0;
+	mean /= (double)k;
+	for (i = 0; i < n; i++)
+		if (isfinite(v[i]) && v[i] > 0)
+			ss += (log(v[i]) - mean) * (log(v[i]) - mean);
+	return ss;
+}
+
+int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
+		double run_noise_pct, struct pp_cmp_stat *out)
+{
+	size_t kb, kn;
+	double ssb = log_ss(p->base_rmed, p->base_runs, &kb);
+	double ssn = log_ss(p->new_rmed, p->new_runs, &kn);
+	double df = (kb > 1 ? (double)kb - 1 : 0) + (kn > 1 ? (double)kn - 1 : 0);
+	double est, lo, hi, sd, half, q;
+	int err;
+
+	err = pp_cmp_samples(p->base, p->nbase, p->new, p->nnew, p->dir, threshold_pct, out);
+	if (err)
+		return err;
+	out->base_runs = p->base_runs;
+	out->new_runs = p->new_runs;
+	if (df > 0) {
+		sd = sqrt((ssb + ssn) / df);
+		q = pp_t95(df);
+		out->run_noise_measured = true;
+	} else {
+		sd = log1p(run_noise_pct / 100.0);
+		q = 1.960;
+		out->run_noise_measured = false;
+	}
+	out->run_noise_pct = expm1(sd) * 100.0;
+	if (!(sd > 0) || !p->base_runs || !p->new_runs)
+		return 0;
+	/* in logs: the samples' interval, widened by the runs' */
+	est = log1p(out->change_pct / 100.0);
+	lo = log1p(out->lo_pct / 100.0);
+	hi = log1p(out->hi_pct / 100.0);
+	half = q * sd * sqrt(1.0 / (double)p->base_runs + 1.0 / (double)p->new_runs);
+	if (out->run_noise_measured) {
+		/* run medians carry the samples' noise too: the wider one */
+		lo = fmin(lo, est - half);
+		hi = fmax(hi, est + half);
+	} else {
+		/* independent sources: added in quadrature */
+		lo = est - hypot(est - lo, half);
+		hi = est + hypot(hi - est, half);
+	}
+	out->lo_pct = expm1(lo) * 100.0;
+	out->hi_pct = expm1(hi) * 100.0;
+	out->verdict = pp_cmp_verdict(out->change_pct, out->lo_pct, out->hi_pct,
+				      p->dir, threshold_pct);
+	return 0;
+}
+
 int pp_cmp_order(const struct pp_cmp_stat *a, enum pp_dir adir,
 		 const struct pp_cmp_stat *b, enum pp_dir bdir)
 {
@@ -394,12 +488,20 @@ static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
 	p->new = p->nnew ? malloc(p->nnew * sizeof(double)) : NULL;
 	if ((p->nbase && !p->base) || (p->nnew && !p->new))
 		return -ENOMEM;
+	p->base_rmed = p->base_runs ? malloc(p->base_runs * sizeof(double)) : NULL;
+	p->new_rmed = p->new_runs ? malloc(p->new_runs * sizeof(double)) : NULL;
+	if ((p->base_runs && !p->base_rmed) || (p->new_runs && !p->new_rmed))
+		return -ENOMEM;
 	p->nbase = p->nnew = 0;
+	p->base_runs = p->new_runs = 0;
 	for (i = 0; i < n; i++) {
 		double *dst = e[i].new ? p->new + p->nnew : p->base + p->nbase;
+		double *med = e[i].new ? p->new_rmed + p->new_runs++ :
+				 p->base_rmed + p->base_runs++;
 
 		memcpy(dst, e[i].r->samples, e[i].r->nsamples * sizeof(double));
 		*(e[i].new ? &p->nnew : &p->nbase) += e[i].r->nsamples;
+		*med = e[i].r->nsamples ? pp_median(e[i].r->samples, e[i].r->nsamples) : NAN;
 	}
 	return 0;
 }
@@ -408,7 +510,10 @@ static void pool_clear(struct pp_cmp_pool *p)
 {
 	free(p->base);
 	free(p->new);
+	free(p->base_rmed);
+	free(p->new_rmed);
 	p->base = p->new = NULL;
+	p->base_rmed = p->new_rmed = NULL;
 }
 
 struct seq_pool {

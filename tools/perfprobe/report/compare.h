@@ -15,6 +15,12 @@
 #define PP_CMP_THRESHOLD_PCT	5.0	/* what counts as a real change */
 #define PP_CMP_CONF		0.95	/* of the confidence interval */
 #define PP_CMP_MHZ_TOL_PCT	5.0	/* clocks closer than this agree */
+/*
+ * The run-to-run variation assumed when no side has two runs to measure
+ * it from (a standard deviation, in %; Documentation/compare.rst has the
+ * measurements behind it).
+ */
+#define PP_CMP_RUN_NOISE_PCT	4.0
 
 enum pp_verdict {
 	PP_VERDICT_SAME,
@@ -54,6 +60,10 @@ struct pp_cmp_stat {
 	double conf;			/* the interval's achieved confidence */
 	bool exact;
 	enum pp_verdict verdict;
+	/* pp_cmp_runs(): the run-to-run variation taken into the interval */
+	size_t base_runs, new_runs;
+	double run_noise_pct;		/* its standard deviation, in % */
+	bool run_noise_measured;	/* from a side's 2+ runs, not assumed */
 };
 
 /*
@@ -64,6 +74,21 @@ struct pp_cmp_stat {
 int pp_cmp_samples(const double *base, size_t nbase, const double *new,
 		   size_t nnew, enum pp_dir dir, double threshold_pct,
 		   struct pp_cmp_stat *out);
+
+/*
+ * The comparison of one pooled key, runs as clusters: the samples'
+ * interval (pp_cmp_samples()) widened by the run-to-run variation, which
+ * samples of one run cannot show.  That variation is the spread of the
+ * run medians (logs) of the sides with two or more runs, pooled, with a
+ * Student t quantile for its degrees of freedom; where no side has two
+ * runs it is run_noise_pct, assumed (0: trust the samples alone).
+ */
+struct pp_cmp_pool;
+int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
+		double run_noise_pct, struct pp_cmp_stat *out);
+
+/* The two-sided 95% Student t quantile for df degrees of freedom. */
+double pp_t95(double df);
 
 /* The verdict for an estimate and its interval, all in % change. */
 enum pp_verdict pp_cmp_verdict(double change_pct, double lo_pct, double hi_pct,
@@ -89,6 +114,7 @@ struct pp_cmp_pool {
 	double *base, *new;
 	size_t nbase, nnew;
 	size_t base_runs, new_runs;	/* how many runs have the key */
+	double *base_rmed, *new_rmed;	/* each run's median of the key */
 	struct pp_kside base_k, new_k;
 };
 

@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "print.h"
+#include "stats.h"
 #include "report/compare.h"
 #include "report/runsel.h"
 #include "util.h"
@@ -34,6 +35,7 @@ enum cmp_format { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_KTAP, FMT_LAVA, FMT_KCIDB }
 
 struct cmp_opts {
 	double threshold;
+	double run_noise;		/* assumed run-to-run SD, % */
 	bool sort, strict;
 	enum cmp_format format;
 	const char *fail_on[CMP_MAX_GLOBS];
@@ -66,10 +68,11 @@ static const struct option compare_longopts[] = {
 	{ "fail-on", required_argument, NULL, 'F' },
 	{ "ignore", required_argument, NULL, 'I' },
 	{ "format", required_argument, NULL, 'f' },
+	{ "run-noise", required_argument, NULL, 'N' },
 	{ NULL, 0, NULL, 0 }
 };
 
-const struct pp_cmd_opts pp_compare_opts = { "t:sSF:I:f:", compare_longopts };
+const struct pp_cmd_opts pp_compare_opts = { "t:sSF:I:f:N:", compare_longopts };
 
 static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 {
@@ -82,6 +85,7 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->threshold = PP_CMP_THRESHOLD_PCT;
+	o->run_noise = PP_CMP_RUN_NOISE_PCT;
 	o->format = cli->opts.json ? FMT_JSON : FMT_TEXT;
 	for (i = 0; i < cli->ncopts; i++) {
 		const struct pp_cli_opt *c = &cli->copts[i];
@@ -94,6 +98,14 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 			if (errno || end == c->arg || *end || !isfinite(o->threshold) ||
 			    o->threshold <= 0 || o->threshold >= 100)
 				return pp_usage_err("compare: --threshold: '%s' is not a percentage between 0 and 100",
+						    c->arg);
+			break;
+		case 'N':
+			errno = 0;
+			o->run_noise = strtod(c->arg, &end);
+			if (errno || end == c->arg || *end || !isfinite(o->run_noise) ||
+			    o->run_noise < 0 || o->run_noise >= 100)
+				return pp_usage_err("compare: --run-noise: '%s' is not a percentage from 0 to 100",
 						    c->arg);
 			break;
 		case 's':
@@ -249,17 +261,18 @@ static void print_kdelta(const struct pp_kside *b, const struct pp_kside *n)
 	static const struct {
 		const char *name;
 		size_t off;
-		double scale;
-		const char *fmt;
+		bool ns;		/* a time: printed in ns or us */
+		const char *label;
 	} f[] = {
-		{ "kernel_ns_per_op", offsetof(struct pp_kside, kernel_ns_per_op), 1, "kernel ns/op %+.4g" },
-		{ "syscalls_per_op", offsetof(struct pp_kside, syscalls_per_op), 1, "syscalls/op %+.4g" },
-		{ "faults_per_op", offsetof(struct pp_kside, faults_per_op), 1, "faults/op %+.4g" },
-		{ "fault_ns_per_op", offsetof(struct pp_kside, fault_ns_per_op), 1, "fault ns/op %+.4g" },
-		{ "switches_per_op", offsetof(struct pp_kside, switches_per_op), 1, "switches/op %+.4g" },
-		{ "offcpu_ns_per_op", offsetof(struct pp_kside, offcpu_ns_per_op), 1, "off-CPU ns/op %+.4g" },
-		{ "copy_bytes_per_op", offsetof(struct pp_kside, copy_bytes_per_op), 1, "bytes copied/op %+.4g" },
-		{ "copy_ns_per_op", offsetof(struct pp_kside, copy_ns_per_op), 1, "copy ns/op %+.4g" },
+		{ "kernel_ns_per_op", offsetof(struct pp_kside, kernel_ns_per_op), true, "kernel" },
+		{ "syscalls_per_op", offsetof(struct pp_kside, syscalls_per_op), false, "syscalls" },
+		{ "faults_per_op", offsetof(struct pp_kside, faults_per_op), false, "faults" },
+		{ "fault_ns_per_op", offsetof(struct pp_kside, fault_ns_per_op), true, "fault time" },
+		{ "switches_per_op", offsetof(struct pp_kside, switches_per_op), false, "switches" },
+		{ "offcpu_ns_per_op", offsetof(struct pp_kside, offcpu_ns_per_op), true, "off-CPU" },
+		{ "copy_bytes_per_op", offsetof(struct pp_kside, copy_bytes_per_op), false,
+		  "bytes copied" },
+		{ "copy_ns_per_op", offsetof(struct pp_kside, copy_ns_per_op), true, "copy time" },
 	};
 	bool first = true;
 	size_t i;
@@ -270,11 +283,18 @@ static void print_kdelta(const struct pp_kside *b, const struct pp_kside *n)
 	for (i = 0; i < ARRAY_SIZE(f); i++) {
 		double vb = *(const double *)((const char *)b + f[i].off);
 		double vn = *(const double *)((const char *)n + f[i].off);
+		double d = vn - vb;
 
 		if (!have(vb) || !have(vn))
 			continue;
-		pp_print_text("%s", first ? "; " : ", ");
-		pp_print_double(PP_ANY, f[i].name, f[i].fmt, (vn - vb) * f[i].scale);
+		pp_print_double(PP_JSON, f[i].name, NULL, d);
+		pp_print_text("%s%s/op ", first ? "; " : ", ", f[i].label);
+		if (!f[i].ns)
+			pp_print_text(fabs(d) < 1000 ? "%+.2f" : "%+.3g", fabs(d) < 0.005 ? 0.0 : d);
+		else if (fabs(d) >= 1000)
+			pp_print_text("%+.3g us", d / 1000);
+		else
+			pp_print_text("%+.3g ns", d);
 		first = false;
 	}
 	pp_print_close_object();
@@ -300,6 +320,10 @@ static void print_row(const struct row *r, bool changed_only_k)
 		pp_print_double(PP_JSON, "confidence", NULL, r->st.conf);
 		pp_print_u64(PP_JSON, "base_samples", NULL, r->st.nbase);
 		pp_print_u64(PP_JSON, "new_samples", NULL, r->st.nnew);
+		pp_print_u64(PP_JSON, "base_runs", NULL, r->st.base_runs);
+		pp_print_u64(PP_JSON, "new_runs", NULL, r->st.new_runs);
+		pp_print_double(PP_JSON, "run_noise_pct", NULL, r->st.run_noise_pct);
+		pp_print_bool(PP_JSON, "run_noise_measured", NULL, r->st.run_noise_measured);
 	} else {
 		pp_print_text(" %12s %12s %-6s %8s %s", "", "", p->unit, "", "");
 	}
@@ -330,6 +354,38 @@ static void print_side(const char *name, const struct side *s)
 	pp_print_close_object();
 }
 
+/*
+ * How the run-to-run variation went into the intervals: measured from
+ * the sides' repeated runs (the median over the keys), or assumed.
+ */
+static void print_run_noise(const struct row *rows, size_t nrows,
+			    const struct cmp_opts *o)
+{
+	double *v = malloc((nrows ? nrows : 1) * sizeof(*v));
+	size_t i, n = 0;
+	bool measured = false;
+
+	for (i = 0; v && i < nrows; i++) {
+		if (!rows[i].ok)
+			continue;
+		measured = rows[i].st.run_noise_measured;
+		v[n++] = rows[i].st.run_noise_pct;
+	}
+	pp_print_open_object("run_noise");
+	pp_print_bool(PP_JSON, "measured", NULL, measured);
+	pp_print_double(PP_JSON, "assumed_pct", NULL, o->run_noise);
+	if (n && measured) {
+		pp_print_double(PP_ANY, "median_pct",
+				"run-to-run variation: measured from the repeated runs, median %.2g%% over the keys\n",
+				pp_median(v, n));
+	} else if (n) {
+		pp_print_text("run-to-run variation: assumed %.2g%% (one run a side cannot show it; "
+			      "2+ runs a side measure it; --run-noise PCT)\n", o->run_noise);
+	}
+	pp_print_close_object();
+	free(v);
+}
+
 static void print_comparison(const struct side *base, const struct side *new,
 			     const struct pp_cmp_warn *w, size_t nw,
 			     const struct row *rows, size_t nrows,
@@ -354,6 +410,7 @@ static void print_comparison(const struct side *base, const struct side *new,
 		pp_print_close_object();
 	}
 	pp_print_close_array();
+	print_run_noise(rows, nrows, o);
 	pp_print_text("\n%-28s %12s %12s %-6s %8s %s  %s\n", "key", "base", "new", "unit",
 		      "change", "[interval]", "verdict");
 	pp_print_open_array("results");
@@ -568,8 +625,7 @@ static int build_rows(const struct side *base, const struct side *new,
 		r->pool = p;
 		r->group = key_group(p->key);
 		r->ok = !p->conflict && p->nbase && p->nnew &&
-			!pp_cmp_samples(p->base, p->nbase, p->new, p->nnew, p->dir,
-					o->threshold, &r->st);
+			!pp_cmp_runs(p, o->threshold, o->run_noise, &r->st);
 		if (r->ok && r->st.verdict == PP_VERDICT_REGRESSION) {
 			(*nreg)++;
 			r->fails = !o->nfail_on || matches(o->fail_on, o->nfail_on, p->key);

@@ -25,6 +25,14 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile bool follow_forks = true;
 
+/*
+ * Set by user space once every program of a trace is attached, cleared
+ * before the first is detached: the system calls that arm and disarm the
+ * trace are not counted, nor timed (destroying a link can take
+ * milliseconds).
+ */
+volatile __u32 armed;
+
 /* The in-flight timestamps of one task (thread). */
 struct kv_task {
 	__u64 sys_ts;		/* sys_enter time, 0 = none open */
@@ -79,7 +87,7 @@ static __always_inline bool traced_tgid(__u32 tgid)
 
 static __always_inline bool traced(void)
 {
-	return traced_tgid(bpf_get_current_pid_tgid() >> 32);
+	return armed && traced_tgid(bpf_get_current_pid_tgid() >> 32);
 }
 
 static __always_inline void drop(void)
@@ -144,7 +152,8 @@ static __always_inline int on_sys_exit(__u64 *ctx)
 	struct kv_sys *s;
 	__u64 now;
 
-	if (!traced())
+	/* only traced tasks have a state: no tgid lookup needed here */
+	if (!armed)
 		return 0;
 	st = bpf_map_lookup_elem(&tasks, &pid);
 	if (!st || !st->sys_ts)
@@ -152,8 +161,14 @@ static __always_inline int on_sys_exit(__u64 *ctx)
 	now = bpf_ktime_get_ns();
 	s = bpf_map_lookup_elem(&sys, &st->sys_nr);
 	if (s) {
+		__u64 d = now - st->sys_ts;
+
 		s->timed++;
-		s->ns += now - st->sys_ts;
+		s->ns += d;
+		if (d > s->max_ns)
+			s->max_ns = d;
+		if (!s->min_ns || d < s->min_ns)
+			s->min_ns = d;
 	}
 	st->sys_ts = 0;
 	return 0;
@@ -184,7 +199,7 @@ static __always_inline int on_sched_switch(__u64 *ctx)
 	struct kv_task *st;
 	__u32 pid;
 
-	if (!t)
+	if (!t || !armed)
 		return 0;
 	if (traced_tgid(BPF_CORE_READ(prev, tgid))) {
 		t->switches++;

@@ -19,6 +19,8 @@ struct kv_sys {
 	__u64 count;		/* sys_enter seen */
 	__u64 timed;		/* sys_enter..sys_exit pairs timed */
 	__u64 ns;		/* their total time */
+	__u64 min_ns;		/* the shortest (0: none yet) and the */
+	__u64 max_ns;		/* longest of them, on this CPU */
 	__u64 copy_bytes;	/* user copies made inside it */
 	__u64 copy_ns;
 };
