@@ -55,7 +55,27 @@ kview_both() {
 	done
 	for f in lat_syscall-null lat_syscall-read lat_syscall-fstat; do
 		echo "# $f kernel ns/op: kmod $(kf /tmp/kv.kmod $f kernel_ns_per_op), bpf $(kf /tmp/kv.bpf $f kernel_ns_per_op); probes: kmod $(kf /tmp/kv.kmod $f probe_ns_per_op), bpf $(kf /tmp/kv.bpf $f probe_ns_per_op)"
+		for b in kmod bpf; do
+			k=$(kf /tmp/kv.$b $f kernel_ns_per_op)
+			t=$(kf /tmp/kv.$b $f traced_ns_per_op)
+			check "$b: $f kernel ns/op ($k) within its traced pass's own time ($t)" \
+				awk -v k="$k" -v t="$t" 'BEGIN { exit !(k > 0 && k <= t) }'
+		done
+		# TCG timings mean little: the same order of magnitude, a unit slip is 1000x
+		k=$(kf /tmp/kv.kmod $f kernel_ns_per_op)
+		b=$(kf /tmp/kv.bpf $f kernel_ns_per_op)
+		check "$f: both backends' kernel ns/op within a factor of 4 ($k, $b)" \
+			awk -v a="$k" -v b="$b" 'BEGIN { exit !(a > 0 && b > 0 && a / b < 4 && b / a < 4) }'
 	done
+	# rmmod and insmod while BPF traces a run: harmless to both
+	$PPC --quick --no-save --kernel-view=bpf run lat_syscall lat_pipe >/tmp/kv.rm 2>&1 &
+	rp=$!
+	sleep 2
+	unload
+	load
+	wait $rp
+	check "rmmod/insmod during a BPF-traced run: the run ends well" [ $? -eq 0 ]
+	dmesg_check "rmmod/insmod during a BPF trace"
 	b=$(kf /tmp/kv.kmod bw_pipe copy_bytes_per_op)
 	check "kmod (kprobes): bw_pipe copies 10 MiB per op, the reader's, within 1% ($b)" within "$b" 10485760 1
 	has "bpf: fault time measured" '"fault_ns_per_op"' /tmp/kv.bpf
