@@ -82,8 +82,8 @@ static void make_run(struct pp_run *run)
 	r->k.kernel_ns_per_op = 80.5;
 	r->k.faults_per_op = 0.0;
 	r->k.switches_per_op = 2.0;
-	strcpy(r->k.scope, "perfprobe and its children");
-	strcpy(r->k.missing, "copy: fentry refused");
+	r->k.scope = "perfprobe and its children";
+	r->k.missing = "copy: fentry refused";
 	r->k.ntop = 2;
 	strcpy(r->k.top[0].name, "read");
 	r->k.top[0].count_per_op = 2;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +36,32 @@ void pp_kside_clear(struct pp_kside *k)
 	k->copy_bytes_per_op = NAN;
 	k->copy_ns_per_op = NAN;
 	k->probe2_ns_per_op = NAN;
+}
+
+struct interned {
+	struct interned *next;
+	char s[];
+};
+
+const char *pp_intern(const char *s)
+{
+	static struct interned *list;
+	struct interned *i;
+	size_t len;
+
+	if (!s || !*s)
+		return NULL;
+	for (i = list; i; i = i->next)
+		if (!strcmp(i->s, s))
+			return i->s;
+	len = strlen(s) + 1;
+	i = malloc(sizeof(*i) + len);
+	if (!i)
+		return NULL;
+	memcpy(i->s, s, len);
+	i->next = list;
+	list = i;
+	return i->s;
 }
 
 void pp_kside_scale(struct pp_kside *k, double div)
@@ -350,7 +377,7 @@ static json_t *kside_to_json(const struct pp_kside *k)
 		return NULL;
 	o = json_object();
 	json_object_set_new(o, "source", json_string(k->source));
-	if (k->scope[0])
+	if (k->scope)
 		json_object_set_new(o, "scope", json_string(k->scope));
 	set_num(o, "kernel_ns_per_op", k->kernel_ns_per_op);
 	set_num(o, "entry_exit_ns_per_op", k->entry_exit_ns_per_op);
@@ -376,7 +403,7 @@ static json_t *kside_to_json(const struct pp_kside *k)
 		}
 		json_object_set_new(o, "top_syscalls", top);
 	}
-	if (k->missing[0])
+	if (k->missing)
 		json_object_set_new(o, "missing", json_string(k->missing));
 	return o;
 }
@@ -600,7 +627,7 @@ static void load_kside(struct pp_kside *k, json_t *o)
 	if (!json_is_object(o))
 		return;
 	copy_str(k->source, sizeof(k->source), o, "source");
-	copy_str(k->scope, sizeof(k->scope), o, "scope");
+	k->scope = pp_intern(jstr(o, "scope"));
 	k->kernel_ns_per_op = jnum(o, "kernel_ns_per_op", NAN);
 	k->entry_exit_ns_per_op = jnum(o, "entry_exit_ns_per_op", NAN);
 	k->probe_ns_per_op = jnum(o, "probe_ns_per_op", NAN);
@@ -613,7 +640,7 @@ static void load_kside(struct pp_kside *k, json_t *o)
 	k->copy_bytes_per_op = jnum(o, "copy_bytes_per_op", NAN);
 	k->copy_ns_per_op = jnum(o, "copy_ns_per_op", NAN);
 	k->probe2_ns_per_op = jnum(o, "probe2_ns_per_op", NAN);
-	copy_str(k->missing, sizeof(k->missing), o, "missing");
+	k->missing = pp_intern(jstr(o, "missing"));
 	top = json_object_get(o, "top_syscalls");
 	json_array_foreach(top, i, t) {
 		struct pp_kside_sys *s;
@@ -718,35 +745,240 @@ static void load_skips(struct pp_run *run, json_t *a, const char *field,
 	}
 }
 
-/* The whole file in one read, then parsed: jansson's file reader is getc(). */
-static json_t *load_json(const char *path, size_t size, json_error_t *je)
+/*
+ * Reading a file.  The document's outer object is walked here, jansson
+ * parsing each member's value (JSON_DISABLE_EOF_CHECK says where the
+ * value ended); the "results" array is parsed one result at a time and
+ * each is dropped once converted, so an 80,000-result file is never a
+ * 300 MB document in memory.  Only the punctuation of the two outer
+ * levels ({ "name" : value , ... } and [ value , ... ]) is read by hand.
+ *
+ * One result's objects come from an arena that is reset after it: the
+ * same few kilobytes, hot in the cache, instead of malloc and free of
+ * every small object (jansson's allocator is process-wide: switched for
+ * the parse of a result only, and back).
+ */
+#define ARENA_SIZE		(1u << 20)
+
+static struct {
+	char *base;
+	size_t used;
+	bool overflow;			/* a result larger than the arena */
+} arena;
+
+static void *arena_malloc(size_t n)
 {
-	json_t *root = NULL;
-	char *buf;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (arena.used + n > ARENA_SIZE) {
+		arena.overflow = true;
+		return NULL;
+	}
+	p = arena.base + arena.used;
+	arena.used += n;
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;	/* all of it at once, in arena_reset() */
+}
+
+struct reader {
+	const char *buf, *path;
+	size_t len, pos;
+	json_error_t je;
+	char *err;
+	size_t errlen;
+};
+
+static void skip_ws(struct reader *rd)
+{
+	while (rd->pos < rd->len && strchr(" \t\r\n", rd->buf[rd->pos]))
+		rd->pos++;
+}
+
+static bool punct(struct reader *rd, char c)
+{
+	skip_ws(rd);
+	if (rd->pos < rd->len && rd->buf[rd->pos] == c) {
+		rd->pos++;
+		return true;
+	}
+	return false;
+}
+
+/* The line of buf[pos] (1-based), for messages. */
+static int line_at(const struct reader *rd, size_t pos)
+{
+	size_t i;
+	int line = 1;
+
+	for (i = 0; i < pos && i < rd->len; i++)
+		line += rd->buf[i] == '\n';
+	return line;
+}
+
+static int syntax(struct reader *rd, const char *what)
+{
+	snprintf(rd->err, rd->errlen, "%s: not valid JSON (truncated?): line %d: %s",
+		 rd->path, line_at(rd, rd->pos), what);
+	return PP_EXIT_BADFILE;
+}
+
+/* The next value, by jansson; NULL after syntax() filled the message. */
+static json_t *next_value(struct reader *rd)
+{
+	json_t *v;
+
+	v = json_loadb(rd->buf + rd->pos, rd->len - rd->pos,
+		       JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &rd->je);
+	if (v) {
+		rd->pos += (size_t)rd->je.position;
+		return v;
+	}
+	if (arena.overflow)
+		snprintf(rd->err, rd->errlen, "%s: a result larger than %u KiB", rd->path,
+			 ARENA_SIZE >> 10);
+	else
+		snprintf(rd->err, rd->errlen, "%s: not valid JSON (truncated?): line %d: %s",
+			 rd->path, line_at(rd, rd->pos) + (rd->je.line > 0 ? rd->je.line - 1 : 0),
+			 rd->je.text);
+	return NULL;
+}
+
+/* The results array, one result at a time into run: 0 or an exit code. */
+static int read_results(struct reader *rd, struct pp_run *run)
+{
+	char why[256] = "";
+	json_t *o;
+	int ret = 0;
+
+	if (!punct(rd, '['))
+		return -1;	/* not an array: said by the caller */
+	if (punct(rd, ']'))
+		return 0;
+	arena.base = malloc(ARENA_SIZE);
+	if (!arena.base) {
+		snprintf(rd->err, rd->errlen, "%s: out of memory", rd->path);
+		return PP_EXIT_BADFILE;
+	}
+	do {
+		arena.used = 0;
+		arena.overflow = false;
+		json_set_alloc_funcs(arena_malloc, arena_free);
+		o = next_value(rd);
+		if (o && load_result(run, o, why, sizeof(why))) {
+			snprintf(rd->err, rd->errlen, "%s: %s", rd->path, why[0] ? why : "out of memory");
+			ret = PP_EXIT_BADFILE;
+		}
+		json_decref(o);
+		json_set_alloc_funcs(malloc, free);
+		if (!o)
+			ret = PP_EXIT_BADFILE;
+	} while (!ret && punct(rd, ','));
+	free(arena.base);
+	arena.base = NULL;
+	if (!ret && !punct(rd, ']'))
+		ret = syntax(rd, "',' or ']' expected in \"results\"");
+	return ret;
+}
+
+/*
+ * The outer object: every member but "results" into *rest, the results
+ * into run.  0, -1 when "results" is missing or not an array, else an
+ * exit code with the message in rd->err.
+ */
+static int read_document(struct reader *rd, struct pp_run *run, json_t **rest)
+{
+	bool have_results = false;
+	int ret;
+
+	*rest = json_object();
+	if (!*rest)
+		return -ENOMEM;
+	if (!punct(rd, '{')) {
+		skip_ws(rd);
+		if (rd->pos < rd->len && strchr("[\"-0123456789tfn", rd->buf[rd->pos]))
+			return 1;	/* JSON, not an object: not ours */
+		return syntax(rd, "'{' expected");
+	}
+	if (!punct(rd, '}')) {
+		do {
+			json_t *key, *v;
+			const char *k;
+
+			skip_ws(rd);
+			if (rd->pos >= rd->len || rd->buf[rd->pos] != '"')
+				return syntax(rd, "a member name expected");
+			key = next_value(rd);
+			if (!key)
+				return PP_EXIT_BADFILE;
+			k = json_string_value(key);
+			if (!punct(rd, ':')) {
+				json_decref(key);
+				return syntax(rd, "':' expected");
+			}
+			if (json_object_get(*rest, k) || (have_results && !strcmp(k, "results"))) {
+				snprintf(rd->err, rd->errlen, "%s: not valid JSON (truncated?): line %d: duplicate object key",
+					 rd->path, line_at(rd, rd->pos));
+				json_decref(key);
+				return PP_EXIT_BADFILE;
+			}
+			if (!strcmp(k, "results")) {
+				json_decref(key);
+				have_results = true;
+				ret = read_results(rd, run);
+				if (ret)
+					return ret;
+				continue;
+			}
+			v = next_value(rd);
+			if (!v) {
+				json_decref(key);
+				return PP_EXIT_BADFILE;
+			}
+			json_object_set_new(*rest, k, v);
+			json_decref(key);
+		} while (punct(rd, ','));
+		if (!punct(rd, '}'))
+			return syntax(rd, "',' or '}' expected");
+	}
+	skip_ws(rd);
+	if (rd->pos != rd->len)
+		return syntax(rd, "end of file expected");
+	return have_results ? 0 : -1;
+}
+
+/* The whole file, mapped (no copy of it is made): 0, or -errno. */
+static int map_whole(const char *path, size_t size, char **out)
+{
+	void *p;
 	int fd;
 
+	*out = NULL;
+	if (!size)
+		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return NULL;
-	buf = malloc(size ? size : 1);
-	if (buf && !pp_read_full(fd, buf, size))
-		root = json_loadb(buf, size, JSON_REJECT_DUPLICATES, je);
-	else
-		snprintf(je->text, sizeof(je->text), "%s", buf ? "cannot read it" : "out of memory");
-	free(buf);
+		return -errno;
+	p = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	close(fd);
-	return root;
+	if (p == MAP_FAILED)
+		return -errno;
+	*out = p;
+	return 0;
 }
 
 int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 {
-	json_t *root, *meta, *res, *ver;
+	struct reader rd = { .path = path, .err = err, .errlen = errlen };
+	json_t *root = NULL, *meta, *ver;
 	const char *dup;
-	json_error_t je;
-	char why[256] = "";
+	char *buf = NULL;
 	struct stat st;
-	size_t i;
-	int oom, ret = PP_EXIT_BADFILE;
+	int oom, ret = PP_EXIT_BADFILE, rc;
 
 	pp_run_init(run);
 	if (stat(path, &st)) {
@@ -762,17 +994,21 @@ int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 			 path, (long long)st.st_size, PP_RESULTS_MAX_BYTES >> 20);
 		return PP_EXIT_BADFILE;
 	}
-	root = load_json(path, (size_t)st.st_size, &je);
-	if (!root) {
-		if (access(path, R_OK))
-			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		else
-			snprintf(err, errlen, "%s: not valid JSON (truncated?): line %d: %s",
-				 path, je.line, je.text);
+	rc = map_whole(path, (size_t)st.st_size, &buf);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
 		return PP_EXIT_BADFILE;
 	}
-	if (!json_is_object(root) || !jstr(root, "format") ||
-	    strcmp(jstr(root, "format"), PP_FORMAT_NAME)) {
+	rd.buf = buf;
+	rd.len = (size_t)st.st_size;
+	rc = read_document(&rd, run, &root);
+	if (rc == -ENOMEM) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	if (rc == PP_EXIT_BADFILE)
+		goto out;	/* err says why */
+	if (rc == 1 || !jstr(root, "format") || strcmp(jstr(root, "format"), PP_FORMAT_NAME)) {
 		snprintf(err, errlen, "%s: not a perfprobe result file (no \"format\": \"%s\")",
 			 path, PP_FORMAT_NAME);
 		goto out;
@@ -789,18 +1025,11 @@ int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 		goto out;
 	}
 	meta = json_object_get(root, "meta");
-	res = json_object_get(root, "results");
-	if (!json_is_object(meta) || !json_is_array(res)) {
+	if (!json_is_object(meta) || rc == -1) {
 		snprintf(err, errlen, "%s: missing \"meta\" or \"results\"", path);
 		goto out;
 	}
 	load_meta(&run->meta, meta);
-	for (i = 0; i < json_array_size(res); i++) {
-		if (load_result(run, json_array_get(res, i), why, sizeof(why))) {
-			snprintf(err, errlen, "%s: %s", path, why[0] ? why : "out of memory");
-			goto out;
-		}
-	}
 	dup = find_duplicate(run, &oom);
 	if (dup || oom) {
 		snprintf(err, errlen, "%s: %s%s", path, dup ? "result duplicated: " : "out of memory",
@@ -814,6 +1043,8 @@ int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 	ret = 0;
 out:
 	json_decref(root);
+	if (buf)
+		munmap(buf, (size_t)st.st_size);
 	if (ret)
 		pp_run_free(run);
 	return ret;

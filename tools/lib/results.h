@@ -44,7 +44,7 @@ struct pp_kside_sys {
 
 struct pp_kside {
 	char source[16];		/* "kmod", "bpf"; "" = none */
-	char scope[48];			/* which processes were traced */
+	const char *scope;		/* which processes were traced, or NULL */
 	double kernel_ns_per_op;	/* sys_enter .. sys_exit, summed */
 	double entry_exit_ns_per_op;	/* user-observed minus kernel */
 	double probe_ns_per_op;		/* cost the syscall probes add */
@@ -59,7 +59,7 @@ struct pp_kside {
 	double probe2_ns_per_op;	/* cost of the fault/sched/copy pass */
 	unsigned int ntop;
 	struct pp_kside_sys top[PP_KSIDE_TOP];	/* by time, most first */
-	char missing[320];		/* "copy: why; fault-time: why" */
+	const char *missing;		/* "copy: why; fault-time: why", or NULL */
 };
 
 struct pp_result {
@@ -188,6 +188,12 @@ bool pp_key_valid(const char *key);
 /* A --label: 1-63 of [A-Za-z0-9._+-], not "latest" (a word of its own). */
 bool pp_label_valid(const char *label);
 void pp_kside_clear(struct pp_kside *k);
+/*
+ * A string that lives as long as the process, one copy of each text (the
+ * kernel view's scope and missing strings repeat in every result): NULL
+ * for NULL or "", or when out of memory.
+ */
+const char *pp_intern(const char *s);
 /* Per op -> per op / div (an iteration made div operations). */
 void pp_kside_scale(struct pp_kside *k, double div);
 

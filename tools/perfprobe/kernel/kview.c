@@ -445,8 +445,8 @@ static int kv_loop(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, uint64_t iters,
 	if (getpid() != kv.owner || !iters)
 		return -1;
 	pp_strlcpy(k->source, kv.source, sizeof(k->source));
-	pp_strlcpy(k->scope, kv.scope, sizeof(k->scope));
-	pp_strlcpy(k->missing, kv.missing, sizeof(k->missing));
+	k->scope = kv.scope;
+	k->missing = kv.missing[0] ? kv.missing : NULL;
 	if (kv.probes & PP_KT_BIT(PP_KT_SYSCALLS)) {
 		ret = traced_pass(fn, arg, iters, PP_KT_BIT(PP_KT_SYSCALLS), &t, &ns, &total);
 		if (!ret)
@@ -668,12 +668,12 @@ void pp_kview_print(const struct pp_run *run)
 	if (!first)
 		return;
 	pp_print_text("\nKernel view (%s, %s), per operation, from traced passes after the samples:\n",
-		      first->k.source, first->k.scope[0] ? first->k.scope : "traced processes");
+		      first->k.source, first->k.scope ? first->k.scope : "traced processes");
 	for (i = 0; i < run->nresults; i++)
 		if (run->results[i].k.source[0])
 			print_one(&run->results[i]);
-	if (first->k.missing[0]) {
-		char buf[sizeof(first->k.missing)], *save = NULL, *m;
+	if (first->k.missing) {
+		char buf[512], *save = NULL, *m;
 
 		pp_strlcpy(buf, first->k.missing, sizeof(buf));
 		pp_print_text("  not measured here:\n");
