@@ -91,7 +91,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools kmod kmod-style check-spec check check-build check-layout check-san vmtest install deps-check \
+.PHONY: bpf-check all tools kmod kmod-style check-spec check check-build check-layout check-san vmtest check-kernels install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -179,6 +179,7 @@ check: check-build check-layout
 	$(Q)$(MAKE) --no-print-directory check-spec
 	$(Q)$(MAKE) --no-print-directory kmod-style
 	$(Q)$(MAKE) --no-print-directory vmtest
+	$(Q)$(MAKE) --no-print-directory check-kernels
 
 # The layering: the core must not see a CLI or feature header.  Each of
 # these includes has to fail under the core's flags.
@@ -237,6 +238,14 @@ vmtest:
 	$(Q)prove --exec '' scripts/vmtest.sh :: $(if $(KDIR),--kdir $(KDIR)) \
 		$(if $(KERNEL),--kernel $(KERNEL))
 
+# The module and its tools on Debian's other kernels: fetched from the
+# package archive and unpacked (scripts/get-kernel.sh), never installed.
+CHECK_KERNELS ?= 6.12-amd64 6.12-rt-amd64
+check-kernels:
+	$(Q)for r in $(CHECK_KERNELS); do \
+		prove --exec '' scripts/vmtest.sh :: --release $$r || exit 1; \
+	done
+
 install: tools
 	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/libexec/perfprobe && \
@@ -256,6 +265,7 @@ help:
 	@echo '  check-spec   uapi header and kmod/genl.c against the netlink spec'
 	@echo '  kmod-style   checkpatch --strict, W=1 and sparse on kmod/'
 	@echo '  vmtest       module tests in a QEMU guest [KDIR=... KERNEL=...]'
+	@echo '  check-kernels  vmtest on Debian 6.12 and 6.12 PREEMPT_RT [CHECK_KERNELS=...]'
 	@echo '  install      PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
 	@echo '  clean'
 	@echo 'variables: V=1 (show commands), O=DIR (build dir), SAN=1 (sanitizers)'

@@ -27,6 +27,7 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
+#include "compat.h"
 #include "perfprobe.h"
 
 static struct genl_family pp_genl_family;
@@ -108,7 +109,7 @@ static bool pp_capable(struct sk_buff *skb)
 }
 
 /* CAP_NET_ADMIN was checked by the core (GENL_ADMIN_PERM on every op). */
-static int pp_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+static int pp_pre_doit(const struct PP_GENL_PRE_OPS *ops, struct sk_buff *skb,
 		       struct genl_info *info)
 {
 	if (!pp_capable(skb)) {

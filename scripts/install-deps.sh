@@ -14,7 +14,7 @@ libnl-3-dev libnl-genl-3-dev libelf-dev libssl-dev libkcapi-dev libbpf-dev
 clang llvm bpftool
 jq perl iproute2 util-linux procps"
 KMOD="linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static
-cpio kmod sparse linux-source-6.1 xz-utils python3 python3-yaml"
+cpio kmod sparse linux-source-6.1 xz-utils python3 python3-yaml dwarves"
 
 want="$TOOLS"
 case "${1:-}" in

@@ -7,7 +7,8 @@
 #      tarball into $CHECKPATCH_DIR when it is not there yet);
 #   2. a build with W=1 (extra compiler warnings) and C=2 (sparse on every
 #      file), whose output must be empty;
-#   3. a plain build, leaving kmod/perfprobe.ko.
+#   3. W=1 builds against every kernel tree scripts/get-kernel.sh unpacked;
+#   4. a plain build, leaving kmod/perfprobe.ko.
 # Exits non-zero if any step fails or prints a warning.
 #
 # Environment: KDIR (kernel build tree, default: kmod/Makefile's choice),
@@ -51,7 +52,7 @@ get_checkpatch() {
 filter_build() {
 	grep -v -E -e '^(make(\[[0-9]+\])?: |make -C )' \
 		-e '^  (CC|LD|AR|MODPOST|CHECK|BTF|CLEAN|MKDIR)[[:space:]]' \
-		-e '^Skipping BTF generation' || true
+		-e '^Skipping BTF generation' -e '^perfprobe: building for ' || true
 }
 
 build() {
@@ -83,6 +84,16 @@ done
 # One build with both: W=1 compiler warnings and sparse (C=2 checks every
 # file, whether rebuilt or not).
 build W=1 C=2
+# W=1 on Debian's other kernels where scripts/get-kernel.sh unpacked them
+# (make check-kernels does): the compat header must cover them.
+for tree in "${PERFPROBE_KERNEL_CACHE:-/var/cache/perfprobe/kernels}"/*/usr/src/linux-headers-*; do
+	[ -f "$tree/Makefile" ] || continue
+	case $tree in *-common*) continue ;; esac
+	KDIR_SAVE=${KDIR:-}
+	KDIR=$tree
+	build W=1
+	KDIR=$KDIR_SAVE
+done
 make -s -C "$KMOD" clean >/dev/null 2>&1
 make -C "$KMOD" ${KDIR:+KDIR="$KDIR"} >/dev/null 2>&1 || fail=1
 

@@ -16,6 +16,8 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 KERNEL=
 KDIR=
+MODDIR_ARG=
+RELEASE=
 TIMEOUT=${PERFPROBE_VMTEST_TIMEOUT:-170}
 KEEP=0
 VERBOSE=0
@@ -25,12 +27,17 @@ EXTRA_APPEND=${PERFPROBE_VMTEST_APPEND:-}
 
 usage() {
 	cat <<EOF
-usage: $0 [--kernel IMAGE] [--kdir TREE] [--timeout SEC] [--keep] [-v]
+usage: $0 [--kernel IMAGE] [--kdir TREE] [--moddir DIR] [--release REL]
+          [--timeout SEC] [--keep] [-v]
 
   --kernel IMAGE  kernel image to boot (default: newest /boot/vmlinuz-6.*-amd64,
                   or TREE/arch/x86/boot/bzImage when --kdir is given)
   --kdir TREE     kernel build tree to build perfprobe.ko against (default:
                   /lib/modules/<version of IMAGE>/build)
+  --moddir DIR    the kernel's modules (default: /lib/modules/<release>)
+  --release REL   one of Debian's kernels, fetched and unpacked (not installed)
+                  by scripts/get-kernel.sh: e.g. 6.12-amd64, 6.12-rt-amd64,
+                  6.12.118+deb12-amd64; sets --kernel, --kdir and --moddir
   --timeout SEC   kill the guest after SEC seconds (default: $TIMEOUT)
   --keep          keep the work directory (initramfs, logs) and print its path
   -v              verbose: show build output and the guest console log
@@ -52,6 +59,10 @@ while [ $# -gt 0 ]; do
 	--kernel=*) KERNEL=${1#*=}; shift ;;
 	--kdir) KDIR=${2:?--kdir needs an argument}; shift 2 ;;
 	--kdir=*) KDIR=${1#*=}; shift ;;
+	--moddir) MODDIR_ARG=${2:?--moddir needs an argument}; shift 2 ;;
+	--moddir=*) MODDIR_ARG=${1#*=}; shift ;;
+	--release) RELEASE=${2:?--release needs an argument}; shift 2 ;;
+	--release=*) RELEASE=${1#*=}; shift ;;
 	--timeout) TIMEOUT=${2:?--timeout needs an argument}; shift 2 ;;
 	--timeout=*) TIMEOUT=${1#*=}; shift ;;
 	--keep) KEEP=1; shift ;;
@@ -94,6 +105,13 @@ image_release() {
 }
 
 # ---------------------------------------------------------------- kernel ---
+if [ -n "$RELEASE" ]; then
+	got=$("$ROOT/scripts/get-kernel.sh" --print "$RELEASE") ||
+		missing "cannot fetch Debian's kernel $RELEASE (scripts/get-kernel.sh)"
+	KERNEL=$(echo "$got" | sed -n 's/^KERNEL=//p')
+	KDIR=$(echo "$got" | sed -n 's/^KDIR=//p')
+	MODDIR_ARG=$(echo "$got" | sed -n 's/^MODDIR=//p')
+fi
 if [ -z "$KERNEL" ]; then
 	if [ -n "$KDIR" ]; then
 		KERNEL=$KDIR/arch/x86/boot/bzImage
@@ -119,7 +137,7 @@ if [ -z "$KDIR" ]; then
 	[ -d "$KDIR" ] || missing "no kernel headers for $KREL in $KDIR (Debian package: linux-headers-$KREL)"
 fi
 [ -f "$KDIR/Makefile" ] || missing "'$KDIR' is not a kernel build tree (no Makefile)"
-MODDIR=/lib/modules/$KREL
+MODDIR=${MODDIR_ARG:-/lib/modules/$KREL}
 [ -d "$MODDIR/kernel" ] || MODDIR=
 
 # ----------------------------------------------------------------- tools ---

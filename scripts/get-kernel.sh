@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fetch one of Debian's kernels for the VM tests, without installing it:
+# the unsigned image, its headers (flavour and common) and the kbuild
+# helpers, from the package archive, unpacked into one directory:
+#
+#   $CACHE/<release>/boot/vmlinuz-<release>
+#   $CACHE/<release>/lib/modules/<release>/        the kernel's modules
+#   $CACHE/<release>/usr/src/linux-headers-<release>/   the build tree
+#
+# usage: scripts/get-kernel.sh [--print] RELEASE
+#   RELEASE   e.g. 6.12.111+deb12-amd64, 6.12.111+deb12-rt-amd64, or
+#             "6.12-amd64" / "6.12-rt-amd64" for the newest 6.12 of that
+#             flavour the archive has
+#   --print   only print KERNEL=, KDIR=, MODDIR= for the release (after
+#             fetching it if needed); scripts/vmtest.sh --release uses it
+#
+# CACHE is $PERFPROBE_KERNEL_CACHE, default /var/cache/perfprobe/kernels.
+# Nothing is installed: the host's /boot, /lib/modules and dpkg database
+# stay as they are.  Documentation/vmtest.rst.
+set -euo pipefail
+
+CACHE=${PERFPROBE_KERNEL_CACHE:-/var/cache/perfprobe/kernels}
+PRINT=0
+[ "${1:-}" = --print ] && { PRINT=1; shift; }
+REL=${1:?usage: $0 [--print] RELEASE (e.g. 6.12.111+deb12-amd64 or 6.12-amd64)}
+
+say() { echo "get-kernel: $*" >&2; }
+
+# "6.12-amd64": the newest 6.12.N+debNN of that flavour in the archive
+case $REL in
+[0-9]*.[0-9]*-amd64 | [0-9]*.[0-9]*-rt-amd64)
+	series=${REL%%-*}
+	flavour=${REL#*-}
+	REL=$(apt-cache search --names-only "^linux-image-${series//./\\.}\\.[0-9]+\\+deb[0-9]+-${flavour}-unsigned\$" 2>/dev/null |
+		sed -n "s/^linux-image-\\([^ ]*\\)-unsigned .*/\\1/p" | sort -V | tail -n1)
+	[ -n "$REL" ] || { say "no linux-image-$series.*-$flavour-unsigned in the package archive (apt-get update?)"; exit 1; }
+	;;
+esac
+
+ROOT=$CACHE/$REL
+if [ ! -f "$ROOT/.complete" ]; then
+	upstream=${REL%-amd64}
+	upstream=${upstream%-arm64}
+	common=linux-headers-${upstream%-rt}-common
+	case $REL in *-rt-*) common=linux-headers-${upstream%-rt}-common-rt ;; esac
+	# 6.12.N+debNN has linux-kbuild-6.12.N+debNN; 6.1.0-N has linux-kbuild-6.1
+	kbuild=linux-kbuild-${upstream%-rt}
+	apt-cache show "$kbuild" >/dev/null 2>&1 || kbuild=linux-kbuild-$(echo "$upstream" | cut -d. -f1-2)
+	pkgs="linux-image-$REL-unsigned linux-headers-$REL $common $kbuild"
+	say "fetching $pkgs"
+	mkdir -p "$CACHE/debs" "$ROOT.tmp"
+	(cd "$CACHE/debs" && apt-get download $pkgs >/dev/null 2>"$CACHE/debs/apt.err") || {
+		say "apt-get download failed: $(tail -n1 "$CACHE/debs/apt.err")"
+		exit 1
+	}
+	for p in $pkgs; do
+		deb=$(ls -1 "$CACHE/debs/${p}_"*.deb | sort -V | tail -n1)
+		dpkg-deb -x "$deb" "$ROOT.tmp"
+	done
+	# The flavour's Makefile includes the common tree by absolute path
+	grep -l '/usr/src/' "$ROOT.tmp/usr/src/linux-headers-$REL/Makefile" >/dev/null &&
+		sed -i "s|/usr/src/|$ROOT/usr/src/|g" "$ROOT.tmp/usr/src/linux-headers-$REL/Makefile"
+	rm -rf "$ROOT"
+	mv "$ROOT.tmp" "$ROOT"
+	touch "$ROOT/.complete"
+	say "unpacked in $ROOT"
+fi
+
+if [ "$PRINT" = 1 ]; then
+	echo "KERNEL=$ROOT/boot/vmlinuz-$REL"
+	echo "KDIR=$ROOT/usr/src/linux-headers-$REL"
+	echo "MODDIR=$ROOT/lib/modules/$REL"
+	echo "RELEASE=$REL"
+fi
