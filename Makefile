@@ -245,6 +245,7 @@ check-kernels:
 	$(Q)for r in $(CHECK_KERNELS); do \
 		prove --exec '' scripts/vmtest.sh :: --release $$r || exit 1; \
 	done
+	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe prove --exec '' tests/vm/kernel-ab.t
 
 install: tools
 	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/bin \

@@ -328,6 +328,7 @@ while IFS= read -r line; do
 		;;
 	"#"*) echo "$line" >>"$tapout" ;;
 	PPVMTEST-STATUS:*) ;;
+	"PPAB "*) ;; # results documents for scripts/kernel-ab.sh
 	1..*) ;; # guest plans are ignored: we count and print our own
 	"") ;;
 	*) echo "# guest: $line" >>"$tapout" ;;

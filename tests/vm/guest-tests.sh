@@ -420,6 +420,31 @@ case ",${pp_only:-}," in
 esac
 
 # ---------------------------------------------------------------------------
+# Measurements for scripts/kernel-ab.sh, only when asked (pp_only=ab):
+# pp_ab_runs runs of the benchmarks in pp_ab_set (comma-separated), with
+# the kernel view of pp_ab_kview; each results document is printed line by
+# line as "PPAB <run> <line>" for the host to take back.
+case ",${pp_only:-}," in
+*,ab,*)
+	set_list=$(echo "${pp_ab_set:-lat_syscall}" | tr ',' ' ')
+	section "kernel A/B: ${pp_ab_runs:-3} runs of $set_list"
+	loaded || load
+	i=0
+	while [ "$i" -lt "${pp_ab_runs:-3}" ]; do
+		i=$((i + 1))
+		rm -f /tmp/ab.json
+		$PPC --quick --no-save --cpu 0 --kernel-view="${pp_ab_kview:-auto}" \
+			-o /tmp/ab.json run $set_list >/dev/null 2>/tmp/ab.err
+		rc=$?
+		# 4: a benchmark could not run here (said in the document): still a run
+		check "A/B run $i of $set_list (exit $rc)" [ "$rc" -eq 0 -o "$rc" -eq 4 ]
+		[ -s /tmp/ab.json ] && sed "s/^/PPAB $i /" /tmp/ab.json
+		grep -v '^perfprobe: \[' /tmp/ab.err | sed 's/^/# /' | head -n 5
+	done
+	;;
+esac
+
+# ---------------------------------------------------------------------------
 section "end"
 if loaded; then
 	check "final rmmod" unload

@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kernel A against kernel B: for each, build perfprobe.ko against its build
+# tree, boot it in QEMU (scripts/vmtest.sh: KVM where a real boot works,
+# else TCG), run a benchmark set N times there with the kernel view, bring
+# the results back, and compare them with perfprobe compare (its CI exit
+# code: 0 no regression, 5 regression, 6 not comparable under --strict).
+#
+# usage: scripts/kernel-ab.sh [options] A B
+#   A, B             a Debian kernel for scripts/get-kernel.sh (6.12-amd64,
+#                    6.1.0-57-amd64, ...), "installed" for the newest one
+#                    in /boot with its /lib/modules/<release>/build, or
+#                    IMAGE:KDIR (a bzImage and its build tree, e.g. a kernel
+#                    tree built from two git refs)
+#   --set LIST       comma-separated benchmarks (default lat_syscall,lat_pipe)
+#   --runs N         runs on each kernel (default 3)
+#   --kernel-view M  auto|kmod|bpf|off inside the guest (default kmod)
+#   --out DIR        where the runs and the comparison go (default ./kernel-ab)
+#   --format F       compare's output: text|json|junit|ktap|lava|kcidb
+#   --                the rest is passed to perfprobe compare
+#
+# Documentation/ci.rst.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SET=lat_syscall,lat_pipe
+RUNS=3
+KVIEW=kmod
+OUT=kernel-ab
+FORMAT=text
+SIDES=()
+EXTRA=()
+
+die() { echo "kernel-ab: $*" >&2; exit 2; }
+say() { echo "kernel-ab: $*" >&2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--set) SET=${2:?--set needs a list}; shift 2 ;;
+	--runs) RUNS=${2:?--runs needs a number}; shift 2 ;;
+	--kernel-view) KVIEW=${2:?--kernel-view needs a mode}; shift 2 ;;
+	--out) OUT=${2:?--out needs a directory}; shift 2 ;;
+	--format) FORMAT=${2:?--format needs a format}; shift 2 ;;
+	--) shift; EXTRA=("$@"); break ;;
+	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
+	-*) die "unknown option '$1' (try --help)" ;;
+	*) SIDES+=("$1"); shift ;;
+	esac
+done
+[ ${#SIDES[@]} -eq 2 ] || die "give two kernels, A and B (try --help)"
+case $RUNS in ''|*[!0-9]*|0) die "--runs: '$RUNS' is not a positive number" ;; esac
+case $SET in *[!a-z0-9_,-]*|'') die "--set: '$SET' is not a comma-separated list of benchmarks" ;; esac
+case $KVIEW in auto|kmod|bpf|off) ;; *) die "--kernel-view: '$KVIEW': say auto, kmod, bpf or off" ;; esac
+
+PERFPROBE=${PERFPROBE:-$ROOT/build/perfprobe}
+[ -x "$PERFPROBE" ] || make -s -C "$ROOT" tools >/dev/null || die "cannot build perfprobe"
+mkdir -p "$OUT" || die "cannot create $OUT"
+OUT=$(cd "$OUT" && pwd)
+
+# vmtest.sh options for one side
+side_args() {
+	case $1 in
+	installed) ;;
+	*:*) echo "--kernel ${1%%:*} --kdir ${1#*:}" ;;
+	*) echo "--release $1" ;;
+	esac
+}
+
+measure() { # LABEL SIDE
+	local label=$1 side=$2 dir=$OUT/$1 work rc
+	rm -rf "$dir" "$OUT/work-$label"
+	mkdir -p "$dir" "$OUT/work-$label"
+	say "$label: $side: $RUNS runs of $SET in QEMU"
+	# shellcheck disable=SC2046
+	# the same command line for both (compare warns about any difference)
+	TMPDIR=$OUT/work-$label PERFPROBE_VMTEST_ONLY=ab PERFPROBE_VMTEST_SEED=1 \
+		PERFPROBE_VMTEST_APPEND="pp_ab_set=$SET pp_ab_runs=$RUNS pp_ab_kview=$KVIEW" \
+		PERFPROBE_VMTEST_TIMEOUT=$((170 + RUNS * 120)) \
+		"$ROOT/scripts/vmtest.sh" --keep $(side_args "$side") >"$OUT/$label.tap" 2>"$OUT/$label.err"
+	rc=$?
+	grep -h '^# vmtest: kernel\|^# vmtest: KVM' "$OUT/$label.tap" >&2
+	work=$(ls -d "$OUT/work-$label"/perfprobe-vmtest.* 2>/dev/null | head -n1)
+	if [ $rc -ne 0 ] || [ -z "$work" ]; then
+		say "$label: the guest run failed (exit $rc): $OUT/$label.tap, $OUT/$label.err"
+		grep '^not ok\|Bail out' "$OUT/$label.tap" | head -n 5 >&2
+		return 1
+	fi
+	for i in $(seq 1 "$RUNS"); do
+		tr -d '\r' <"$work/results.log" | sed -n "s/^PPAB $i //p" >"$dir/run-$i.json"
+		[ -s "$dir/run-$i.json" ] || { say "$label: run $i brought back nothing"; return 1; }
+	done
+	if grep -q 'accel tcg' "$OUT/$label.tap"; then
+		echo tcg >"$OUT/accel-$label"
+	fi
+	return 0
+}
+
+measure A "${SIDES[0]}" || exit 1
+measure B "${SIDES[1]}" || exit 1
+
+if [ -f "$OUT/accel-A" ] || [ -f "$OUT/accel-B" ]; then
+	cat >&2 <<EOF
+kernel-ab: ***********************************************************************
+kernel-ab: *  These guests ran under TCG (emulation): their timings only test the  *
+kernel-ab: *  workflow, NOT the kernels.  Compare kernels where KVM really works.   *
+kernel-ab: ***********************************************************************
+EOF
+fi
+
+fmt=()
+[ "$FORMAT" = text ] || fmt=(--format "$FORMAT")
+"$PERFPROBE" compare "${fmt[@]}" "${EXTRA[@]}" "$OUT/A" "$OUT/B" | tee "$OUT/compare.$FORMAT"
+rc=${PIPESTATUS[0]}
+say "runs in $OUT/A and $OUT/B, the comparison in $OUT/compare.$FORMAT (perfprobe compare exit $rc)"
+exit "$rc"
