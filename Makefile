@@ -9,8 +9,22 @@ VERSION := 0.1
 GITVER := $(shell git describe --always --dirty 2>/dev/null)
 PP_VERSION := $(VERSION)$(if $(GITVER),-g$(GITVER))
 
+# Cross builds (Documentation/arm.rst): CROSS_COMPILE=aarch64-linux-gnu-
+# with Debian's multiarch :arm64 libraries (scripts/install-deps.sh --arm64);
+# STATIC=1 links one binary to copy onto a board.
+CROSS_TRIPLET := $(patsubst %-,%,$(notdir $(CROSS_COMPILE)))
+ifneq ($(CROSS_COMPILE),)
+CC := $(CROSS_COMPILE)gcc
+AR := $(CROSS_COMPILE)ar
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig pkg-config
+endif
+
 ifeq ($(SAN),1)
 O ?= build-san
+else ifneq ($(CROSS_COMPILE),)
+O ?= build-$(CROSS_TRIPLET)$(if $(filter 1,$(STATIC)),-static)
+else ifeq ($(STATIC),1)
+O ?= build-static
 else
 O ?= build
 endif
@@ -21,6 +35,8 @@ KDIR ?=
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
+STATIC ?= 0
+PKG_STATIC := $(if $(filter 1,$(STATIC)),--static)
 
 ifeq ($(V),1)
 Q :=
@@ -30,7 +46,7 @@ Q := @
 say = @printf '  %-7s %s\n' $(1) $(2);
 endif
 
-PKGS := jansson libtirpc libnl-genl-3.0 libelf libcrypto libkcapi
+PKGS := jansson $(if $(filter 1,$(STATIC)),,libtirpc) libnl-genl-3.0 libelf libcrypto libkcapi
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p))))
 
 WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
@@ -43,11 +59,11 @@ SANFLAGS := $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined -fno-omi
 # the core and tools/perfprobe, whose features are named by directory:
 # "kernel/ppnl.h", "net/netproto.h", "report/summary.h".
 CORE_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP \
-	-DPP_VERSION='"$(PP_VERSION)"' -Iinclude -Itools/lib \
+	-DPP_VERSION='"$(PP_VERSION)"' -Iinclude -Itools/lib $(if $(filter 1,$(STATIC)),-DPP_NO_TIRPC) \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PP_CFLAGS := $(CORE_CFLAGS) -Itools/perfprobe -I$(O)/gen
-PP_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
-PP_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
+PP_LDFLAGS := $(LDFLAGS) $(SANFLAGS) $(if $(filter 1,$(STATIC)),-static)
+PP_LIBS := $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs $(PKGS) 2>/dev/null) -lm
 
 # The BPF backend of the kernel view (Documentation/kernel-view.rst), in
 # the shape of libbpf-tools: vmlinux.h from the running kernel's BTF,
@@ -58,9 +74,17 @@ BPF ?= 1
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 CLANG ?= clang
 BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),$(wildcard /usr/sbin/bpftool))
-BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
+TARGET_MACHINE := $(or $(firstword $(subst -, ,$(CROSS_TRIPLET))),$(shell uname -m))
+BPF_ARCH := $(shell echo $(TARGET_MACHINE) | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
 	-e 's/ppc64le/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/')
-BPF_MISSING := $(strip $(if $(wildcard $(VMLINUX_BTF)),,BTF) \
+# A cross build needs the target kernel's BTF: the host's is another arch.
+ifneq ($(CROSS_COMPILE),)
+ifeq ($(origin VMLINUX_BTF),file)
+VMLINUX_BTF := /nonexistent
+BPF_CROSS_NOTE := the-BTF-of-a-$(TARGET_MACHINE)-kernel-(VMLINUX_BTF=FILE)
+endif
+endif
+BPF_MISSING := $(strip $(if $(wildcard $(VMLINUX_BTF)),,$(or $(BPF_CROSS_NOTE),BTF)) \
 	$(if $(shell command -v $(CLANG) 2>/dev/null),,clang) $(if $(BPFTOOL),,bpftool) \
 	$(if $(shell $(PKG_CONFIG) --exists libbpf && echo y),,libbpf))
 BPF_SRC := tools/perfprobe/kernel/bpf
@@ -72,7 +96,7 @@ BPF_OUT := $(if $(filter 1,$(BPF)),$(if $(BPF_MISSING),built without \
 	$(subst $(space),$(comma)$(space),$(BPF_MISSING))),built with BPF=$(BPF))
 ifeq ($(BPF_OUT),)
 KBPF_CFLAGS := -DPP_HAVE_BPF $(shell $(PKG_CONFIG) --cflags libbpf)
-BPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf)
+BPF_LIBS := $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs libbpf)
 KBPF_DEPS := $(O)/gen/kview.skel.h
 else
 KBPF_CFLAGS := -DPP_BPF_BUILT_OUT='"not available: $(BPF_OUT)"'
@@ -91,7 +115,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools kmod kmod-style check-spec check check-build check-layout check-san vmtest check-kernels install deps-check \
+.PHONY: bpf-check all tools kmod kmod-style check-spec check check-build check-layout check-san vmtest check-kernels check-arm64 install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -180,6 +204,7 @@ check: check-build check-layout
 	$(Q)$(MAKE) --no-print-directory kmod-style
 	$(Q)$(MAKE) --no-print-directory vmtest
 	$(Q)$(MAKE) --no-print-directory check-kernels
+	$(Q)$(MAKE) --no-print-directory check-arm64
 
 # The layering: the core must not see a CLI or feature header.  Each of
 # these includes has to fail under the core's flags.
@@ -237,6 +262,10 @@ check-san: check-build
 vmtest:
 	$(Q)prove --exec '' scripts/vmtest.sh :: $(if $(KDIR),--kdir $(KDIR)) \
 		$(if $(KERNEL),--kernel $(KERNEL))
+
+# perfprobe cross-built for arm64 and run under qemu-user (tests/arm64/).
+check-arm64:
+	$(Q)prove --exec '' tests/arm64/cross.t
 
 # The module and its tools on Debian's other kernels: fetched from the
 # package archive and unpacked (scripts/get-kernel.sh), never installed.

@@ -4,7 +4,11 @@
 # Install the Debian/Ubuntu packages perfprobe needs, only those missing.
 #
 #   scripts/install-deps.sh          tools and their tests
-#   scripts/install-deps.sh --all    also the kernel module and QEMU tests
+#   scripts/install-deps.sh --all    also the kernel module and QEMU tests,
+#                                    and the arm64 cross build (--arm64)
+#   scripts/install-deps.sh --arm64  the arm64 cross build only: the cross
+#                                    compiler, Debian's :arm64 libraries
+#                                    (multiarch), qemu-user with binfmt_misc
 #
 # Needs root (or sudo) only when something is missing.
 set -eu
@@ -16,12 +20,20 @@ jq perl iproute2 util-linux procps"
 KMOD="linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static
 cpio kmod sparse linux-source-6.1 xz-utils python3 python3-yaml dwarves"
 
+# The arm64 cross build (Documentation/arm.rst): the libraries perfprobe
+# links, as Debian's multiarch :arm64 packages.
+ARM64="crossbuild-essential-arm64 qemu-user-static binfmt-support
+libjansson-dev:arm64 libnl-3-dev:arm64 libnl-genl-3-dev:arm64 libelf-dev:arm64
+libssl-dev:arm64 libkcapi-dev:arm64 libtirpc-dev:arm64 libbpf-dev:arm64"
+
 want="$TOOLS"
+arm64=0
 case "${1:-}" in
---all) want="$TOOLS $KMOD" ;;
+--all) want="$TOOLS $KMOD $ARM64"; arm64=1 ;;
 --kmod) want="$KMOD" ;;
+--arm64) want="$ARM64"; arm64=1 ;;
 "") ;;
--h|--help) sed -n '3,9p' "$0"; exit 0 ;;
+-h|--help) sed -n '3,13p' "$0"; exit 0 ;;
 *) echo "install-deps.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
 esac
 
@@ -30,14 +42,24 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
 	exit 1
 fi
 
+# :arm64 packages need the architecture known to dpkg (and a fresh list)
+if [ "$arm64" = 1 ] && [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] &&
+	! dpkg --print-foreign-architectures | grep -qx arm64; then
+	echo "install-deps.sh: adding the arm64 architecture (multiarch)"
+	if [ "$(id -u)" -ne 0 ]; then sudo dpkg --add-architecture arm64; else dpkg --add-architecture arm64; fi
+fi
+
+native=$(dpkg --print-architecture)
 missing=""
 for p in $want; do
 	case "$p" in
 	linux-headers-amd64|linux-image-amd64)
 		[ "$(dpkg --print-architecture)" = amd64 ] || continue ;;
 	esac
-	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	[ "$st" = "install ok installed" ] || missing="$missing $p"
+	# with multiarch a name may be installed for several architectures:
+	# unqualified wants the native one (or "all"), "name:arm64" arm64's
+	dpkg-query -W -f='${db:Status-Status} ${Architecture}\n' "$p" 2>/dev/null |
+		grep -Eq "^installed ($native|all|${p##*:})\$" || missing="$missing $p"
 done
 
 if [ -z "$missing" ]; then

@@ -25,10 +25,14 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#ifndef PP_NO_TIRPC
 #include <rpc/rpc.h>
+#endif
 
 #include "bench.h"
 #include "benchlib/ipc.h"
+
+#ifndef PP_NO_TIRPC
 
 /* lmbench's msg.x */
 #define XACT_PROG	404040ul
@@ -170,6 +174,15 @@ out:
 	close(ufd);
 	return ret;
 }
+#else
+
+/* STATIC=1: libtirpc's static library needs Kerberos' GSSAPI, which has none. */
+static int lat_rpc_run(struct pp_ctx *ctx)
+{
+	return pp_skip(ctx, NULL, "not available: built without libtirpc (STATIC=1: libtirpc.a needs Kerberos GSSAPI, which Debian ships no static library of)");
+}
+
+#endif /* PP_NO_TIRPC */
 
 static const struct pp_key_decl keys[] = {
 	{ "lat_rpc-udp", "us", PP_LOWER_IS_BETTER, "a null RPC round trip over UDP" },
