@@ -10,9 +10,10 @@
 #   $CACHE/<release>/usr/src/linux-headers-<release>/   the build tree
 #
 # usage: scripts/get-kernel.sh [--print] RELEASE
-#   RELEASE   e.g. 6.12.111+deb12-amd64, 6.12.111+deb12-rt-amd64, or
-#             "6.12-amd64" / "6.12-rt-amd64" for the newest 6.12 of that
-#             flavour the archive has
+#   RELEASE   e.g. 6.12.111+deb12-amd64, 6.12.111+deb12-rt-amd64,
+#             6.1.0-57-arm64 (an arm64 kernel: its headers with this host's
+#             kbuild helpers, for make kmod ARCH=arm64), or "6.12-amd64" /
+#             "6.12-rt-amd64" for the newest 6.12 of that flavour
 #   --print   only print KERNEL=, KDIR=, MODDIR= for the release (after
 #             fetching it if needed); scripts/vmtest.sh --release uses it
 #
@@ -29,15 +30,13 @@ REL=${1:?usage: $0 [--print] RELEASE (e.g. 6.12.111+deb12-amd64 or 6.12-amd64)}
 say() { echo "get-kernel: $*" >&2; }
 
 # "6.12-amd64": the newest 6.12.N+debNN of that flavour in the archive
-case $REL in
-[0-9]*.[0-9]*-amd64 | [0-9]*.[0-9]*-rt-amd64)
+if [[ $REL =~ ^[0-9]+\.[0-9]+-(amd64|rt-amd64|arm64)$ ]]; then
 	series=${REL%%-*}
 	flavour=${REL#*-}
 	REL=$(apt-cache search --names-only "^linux-image-${series//./\\.}\\.[0-9]+\\+deb[0-9]+-${flavour}-unsigned\$" 2>/dev/null |
 		sed -n "s/^linux-image-\\([^ ]*\\)-unsigned .*/\\1/p" | sort -V | tail -n1)
 	[ -n "$REL" ] || { say "no linux-image-$series.*-$flavour-unsigned in the package archive (apt-get update?)"; exit 1; }
-	;;
-esac
+fi
 
 ROOT=$CACHE/$REL
 if [ ! -f "$ROOT/.complete" ]; then
@@ -48,7 +47,11 @@ if [ ! -f "$ROOT/.complete" ]; then
 	# 6.12.N+debNN has linux-kbuild-6.12.N+debNN; 6.1.0-N has linux-kbuild-6.1
 	kbuild=linux-kbuild-${upstream%-rt}
 	apt-cache show "$kbuild" >/dev/null 2>&1 || kbuild=linux-kbuild-$(echo "$upstream" | cut -d. -f1-2)
-	pkgs="linux-image-$REL-unsigned linux-headers-$REL $common $kbuild"
+	# An arm64 kernel's image and headers are :arm64 packages; its kbuild
+	# helpers (fixdep, modpost) must run here: the host's architecture.
+	qual=
+	case $REL in *-arm64) [ "$(dpkg --print-architecture)" = arm64 ] || qual=:arm64 ;; esac
+	pkgs="linux-image-$REL-unsigned$qual linux-headers-$REL$qual $common $kbuild"
 	say "fetching $pkgs"
 	mkdir -p "$CACHE/debs" "$ROOT.tmp"
 	(cd "$CACHE/debs" && apt-get download $pkgs >/dev/null 2>"$CACHE/debs/apt.err") || {
@@ -56,7 +59,7 @@ if [ ! -f "$ROOT/.complete" ]; then
 		exit 1
 	}
 	for p in $pkgs; do
-		deb=$(ls -1 "$CACHE/debs/${p}_"*.deb | sort -V | tail -n1)
+		deb=$(ls -1 "$CACHE/debs/${p%:*}_"*.deb | sort -V | tail -n1)
 		dpkg-deb -x "$deb" "$ROOT.tmp"
 	done
 	# The flavour's Makefile includes the common tree by absolute path

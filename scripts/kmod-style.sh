@@ -91,7 +91,14 @@ for tree in "${PERFPROBE_KERNEL_CACHE:-/var/cache/perfprobe/kernels}"/*/usr/src/
 	case $tree in *-common*) continue ;; esac
 	KDIR_SAVE=${KDIR:-}
 	KDIR=$tree
-	build W=1
+	case $tree in
+	*-arm64)
+		# cross: Debian's arm64 headers with this host's kbuild helpers
+		command -v aarch64-linux-gnu-gcc >/dev/null &&
+			build W=1 ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+		;;
+	*) build W=1 ;;
+	esac
 	KDIR=$KDIR_SAVE
 done
 make -s -C "$KMOD" clean >/dev/null 2>&1
