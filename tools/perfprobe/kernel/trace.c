@@ -262,6 +262,7 @@ static int do_trace_bpf(char **argv, struct child *ch, struct ppnl_trace *t,
 	child_finish(ch, true);
 	stop = kbpf_trace_stop(kb);
 	ret = stop ? stop : kbpf_trace_read(kb, &k);
+	kbpf_close(kb);
 	if (!ret) {
 		o->have_sched = k.have & PP_KT_BIT(PP_KT_SCHED);
 		o->switches = k.switches;
