@@ -10,17 +10,12 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 NTESTS=10
 plan $NTESTS
 
-skip_all() {
-	echo "# $1"
-	while [ "$T_N" -lt "$NTESTS" ]; do skip "$1"; done
-	exit 0
-}
 command -v aarch64-linux-gnu-gcc >/dev/null ||
-	skip_all "no aarch64-linux-gnu-gcc (scripts/install-deps.sh --arm64)"
+	skip_rest "no aarch64-linux-gnu-gcc (scripts/install-deps.sh --arm64)"
 PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig pkg-config --exists jansson libnl-genl-3.0 libelf libcrypto libkcapi ||
-	skip_all "no :arm64 libraries (scripts/install-deps.sh --arm64)"
+	skip_rest "no :arm64 libraries (scripts/install-deps.sh --arm64)"
 QEMU=$(command -v qemu-aarch64-static || command -v qemu-aarch64) ||
-	skip_all "no qemu-aarch64 (Debian package qemu-user-static)"
+	skip_rest "no qemu-aarch64 (Debian package qemu-user-static)"
 
 O=$T_TMP/arm64
 make -s -C "$ROOT" O="$O-static" CROSS_COMPILE=aarch64-linux-gnu- STATIC=1 tools >"$T_TMP/b1" 2>&1

@@ -24,14 +24,9 @@ pp --quick --kernel-view=off --json run lat_syscall >"$T_TMP/off.json" 2>"$T_TMP
 check "--kernel-view=off: no result carries a kernel object" jq -e \
 	'[.results[] | select(.kernel)] | length == 0' "$T_TMP/off.json"
 
-skip_all() {
-	echo "# $1"
-	while [ "$T_N" -lt "$NTESTS" ]; do skip "$1"; done
-	exit 0
-}
 "$PERFPROBE" --json kernel-view status >"$T_TMP/kvs.json" 2>/dev/null
 [ "$(jq -r .bpf.usable "$T_TMP/kvs.json")" = true ] ||
-	skip_all "BPF not usable here: $(jq -r .bpf.why "$T_TMP/kvs.json")"
+	skip_rest "BPF not usable here: $(jq -r .bpf.why "$T_TMP/kvs.json")"
 
 pp --quick --cpu 1 --kernel-view=bpf --json run lat_syscall >"$T_TMP/sc.json" 2>"$T_TMP/sc.err"
 ok $? "run lat_syscall --kernel-view=bpf exits 0$(grep -v '^perfprobe: \[' "$T_TMP/sc.err" | sed 's/^/ /')"

@@ -13,17 +13,12 @@ BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 NTESTS=33
 plan $NTESTS
 
-skip_all() {
-	echo "# $1"
-	while [ "$T_N" -lt "$NTESTS" ]; do skip "$1"; done
-	exit 0
-}
 
-[ -x "$KVIEW" ] || skip_all "no $KVIEW (make check-build)"
+[ -x "$KVIEW" ] || skip_rest "no $KVIEW (make check-build)"
 "$KVIEW" status >"$T_TMP/st" 2>"$T_TMP/st.err"
 rc=$?
 if [ $rc -eq 4 ]; then
-	skip_all "$(cat "$T_TMP/st.err")"
+	skip_rest "$(cat "$T_TMP/st.err")"
 fi
 sed 's/^/# /' "$T_TMP/st"
 

@@ -17,6 +17,8 @@
 #   ok RC DESCRIPTION      pass when RC (an exit status) is 0
 #   pass DESCRIPTION       fail DESCRIPTION
 #   skip REASON            a test that could not run here
+#   skip_rest REASON       skip every test left of the plan, and exit 0
+#                          (a prerequisite is missing: say which)
 #   check DESCRIPTION CMD...  run CMD; pass when it exits 0; its output is
 #                          shown as diagnostics only when it fails
 #   diag TEXT...           a "# " line
@@ -71,6 +73,12 @@ fail() {
 skip() {
 	T_SKIP=$((T_SKIP + 1))
 	tap_line ok " # SKIP $*"
+}
+
+skip_rest() {
+	echo "# $*"
+	while [ "$T_N" -lt "${T_PLAN:-0}" ]; do skip "$*"; done
+	exit 0
 }
 
 ok() {	# ok EXIT-STATUS DESCRIPTION

@@ -497,79 +497,35 @@ static __always_inline int copy_out_k(__u64 ret, bool left, bool to_user)
 	return copy_out(bytes, to_user);
 }
 
-SEC("kprobe/_copy_to_user")
-int BPF_KPROBE(ppkv_kp__copy_to_user, void *to, const void *from, unsigned long n)
-{
-	return copy_in_args(n, true);
+/* _copy_{to,from}_user(to, from, n): returns what was left */
+#define KV_KP_USER(fn, to_user)						\
+SEC("kprobe/" #fn)							\
+int BPF_KPROBE(ppkv_kp_##fn, void *to, const void *from, unsigned long n)	\
+{									\
+	return copy_in_args(n, true);					\
+}									\
+SEC("kretprobe/" #fn)							\
+int BPF_KRETPROBE(ppkv_kr_##fn, unsigned long left)			\
+{									\
+	return copy_out_k(left, true, to_user);				\
 }
 
-SEC("kretprobe/_copy_to_user")
-int BPF_KRETPROBE(ppkv_kr__copy_to_user, unsigned long left)
-{
-	return copy_out_k(left, true, true);
+/* the iov_iter copies (..., bytes, iter): return what was copied */
+#define KV_KP_ITER(fn, to_user, ...)					\
+SEC("kprobe/" #fn)							\
+int BPF_KPROBE(ppkv_kp_##fn, __VA_ARGS__, size_t bytes, struct iov_iter *i)	\
+{									\
+	return copy_in_args(bytes, iter_user(i));			\
+}									\
+SEC("kretprobe/" #fn)							\
+int BPF_KRETPROBE(ppkv_kr_##fn, size_t done)				\
+{									\
+	return copy_out_k(done, false, to_user);			\
 }
 
-SEC("kprobe/_copy_from_user")
-int BPF_KPROBE(ppkv_kp__copy_from_user, void *to, const void *from, unsigned long n)
-{
-	return copy_in_args(n, true);
-}
-
-SEC("kretprobe/_copy_from_user")
-int BPF_KRETPROBE(ppkv_kr__copy_from_user, unsigned long left)
-{
-	return copy_out_k(left, true, false);
-}
-
-SEC("kprobe/copy_page_to_iter")
-int BPF_KPROBE(ppkv_kp_copy_page_to_iter, struct page *page, size_t offset,
-	       size_t bytes, struct iov_iter *i)
-{
-	return copy_in_args(bytes, iter_user(i));
-}
-
-SEC("kretprobe/copy_page_to_iter")
-int BPF_KRETPROBE(ppkv_kr_copy_page_to_iter, size_t done)
-{
-	return copy_out_k(done, false, true);
-}
-
-SEC("kprobe/copy_page_from_iter")
-int BPF_KPROBE(ppkv_kp_copy_page_from_iter, struct page *page, size_t offset,
-	       size_t bytes, struct iov_iter *i)
-{
-	return copy_in_args(bytes, iter_user(i));
-}
-
-SEC("kretprobe/copy_page_from_iter")
-int BPF_KRETPROBE(ppkv_kr_copy_page_from_iter, size_t done)
-{
-	return copy_out_k(done, false, false);
-}
-
-SEC("kprobe/_copy_to_iter")
-int BPF_KPROBE(ppkv_kp__copy_to_iter, const void *addr, size_t bytes,
-	       struct iov_iter *i)
-{
-	return copy_in_args(bytes, iter_user(i));
-}
-
-SEC("kretprobe/_copy_to_iter")
-int BPF_KRETPROBE(ppkv_kr__copy_to_iter, size_t done)
-{
-	return copy_out_k(done, false, true);
-}
-
-SEC("kprobe/_copy_from_iter")
-int BPF_KPROBE(ppkv_kp__copy_from_iter, void *addr, size_t bytes,
-	       struct iov_iter *i)
-{
-	return copy_in_args(bytes, iter_user(i));
-}
-
-SEC("kretprobe/_copy_from_iter")
-int BPF_KRETPROBE(ppkv_kr__copy_from_iter, size_t done)
-{
-	return copy_out_k(done, false, false);
-}
-
+KV_KP_USER(_copy_to_user, true)
+KV_KP_USER(_copy_from_user, false)
+KV_KP_ITER(copy_page_to_iter, true, struct page *page, size_t offset)
+KV_KP_ITER(copy_page_from_iter, false, struct page *page, size_t offset)
+KV_KP_ITER(_copy_to_iter, true, const void *addr)
+KV_KP_ITER(_copy_from_iter, false, void *addr)
