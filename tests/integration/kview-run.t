@@ -8,7 +8,7 @@
 # after SIGINT.  Skipped, with the reason, where BPF is not usable.
 . "$(dirname "$0")/tap.sh"
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
-NTESTS=27
+NTESTS=28
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -94,6 +94,14 @@ fi
 check "lat_pagefault: some faults, at most one per page touched" jq -e \
 	'.results[] | select(.key == "lat_pagefault") | .kernel.faults_per_op | . > 0 and . <= 1.05' "$T_TMP/ipc.json"
 jq -r '.results[] | select(.kernel) | "# \(.key): \(.kernel.syscalls_per_op) syscalls/op, \(.kernel.faults_per_op) faults/op, \(.kernel.switches_per_op) switches/op"' "$T_TMP/ipc.json"
+
+# A benchmark that times its own loop (pp_kview_loop()): storage's view
+# is per byte, like its results; one write() per 4 KiB block exactly.
+PERFPROBE_STORAGE_SIZE=4m pp --quick --kernel-view=bpf --json run storage >"$T_TMP/st.json" 2>/dev/null
+check "storage-write-4k: one write per 4096 bytes, one fsync per file" jq -e \
+	'.results[] | select(.key == "storage-write-4k") | . as $r | .kernel |
+	 ([.top_syscalls[] | {(.name): .count_per_op}] | add) as $c |
+	 (($c.write * 4096 - 1) | fabs) < 1e-9 and (($c.fsync * $r.iterations - 1) | fabs) < 1e-9' "$T_TMP/st.json"
 
 # perfprobe trace with BPF: the same tables as with the module
 pp --kernel-view=bpf --json trace -- /bin/true >"$T_TMP/tr.json" 2>"$T_TMP/e"

@@ -106,6 +106,17 @@ static int take_samples(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 	return -EDOM;
 }
 
+void pp_kview_loop(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, uint64_t iters,
+		   double gross_ns)
+{
+	ctx->kv_iters = 0;
+	if (!ctx->kview || !iters)
+		return;
+	pp_kside_clear(&ctx->kv_last);
+	if (!ctx->kview(ctx, fn, arg, iters, gross_ns, &ctx->kv_last))
+		ctx->kv_iters = iters;
+}
+
 /*
  * The kernel view of the loop just sampled, kept for the result that
  * reports it (pp_result_add()).  The traced passes come after the
@@ -114,11 +125,8 @@ static int take_samples(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 static void kview_pass(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 		       double overhead, const struct pp_sampling *s)
 {
-	double gross = pp_median(s->ns_per_op, s->n) + (overhead > 0 ? overhead : 0);
-
-	pp_kside_clear(&ctx->kv_last);
-	if (!ctx->kview(ctx, fn, arg, s->iters, gross, &ctx->kv_last))
-		ctx->kv_iters = s->iters;
+	pp_kview_loop(ctx, fn, arg, s->iters,
+		      pp_median(s->ns_per_op, s->n) + (overhead > 0 ? overhead : 0));
 }
 
 int pp_sample(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,

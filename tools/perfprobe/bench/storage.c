@@ -32,6 +32,7 @@
 #include <linux/fs.h>
 
 #include "bench.h"
+#include "stats.h"
 
 #define KB			1024ul
 #define MB			(1024ul * 1024)
@@ -250,6 +251,45 @@ static void size_name(size_t bs, char *buf, size_t len)
 }
 
 /* n files of len bytes: write each (with fsync), evict them, read each. */
+/*
+ * The kernel view of one direction: its loop writes or reads the first
+ * file again, a whole file an iteration (the results count bytes, so the
+ * view is divided down to a byte); a read is evicted first with one
+ * posix_fadvise() (seen in the view).
+ */
+struct st_kv {
+	const char *path;
+	int flags;
+	char *buf;
+	size_t bs, len;
+};
+
+static int st_kv_file(uint64_t iters, void *arg)
+{
+	const struct st_kv *k = arg;
+	int fd, ret = 0;
+
+	while (iters-- > 0 && !ret) {
+		fd = open(k->path, k->flags | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		if (!(k->flags & O_WRONLY) && !(k->flags & O_DIRECT))
+			posix_fadvise(fd, 0, (off_t)k->len, POSIX_FADV_DONTNEED);
+		ret = transfer(fd, k->buf, k->bs, k->len, k->flags & O_WRONLY);
+		close(fd);
+	}
+	return ret;
+}
+
+static void st_kview(struct pp_ctx *ctx, const struct st_pass *p, const char *path,
+		     int flags, char *buf, size_t bs, size_t len)
+{
+	struct st_kv k = { path, flags, buf, bs, len };
+
+	/* one file, in the median sample's time (MB/s -> ns) */
+	pp_kview_loop(ctx, st_kv_file, &k, 1, (double)len * 1e3 / pp_median(p->mbps, p->n));
+}
+
 static int write_read(struct pp_ctx *ctx, const struct st_opts *o, struct st_pass *p,
 		      char paths[][ST_PATH], char *buf, size_t bs, size_t len)
 {
@@ -268,6 +308,7 @@ static int write_read(struct pp_ctx *ctx, const struct st_opts *o, struct st_pas
 			       sz);
 	if (ret)
 		return pp_fail(ctx, "%s: %s", wkey, strerror(-ret));
+	st_kview(ctx, p, paths[0], O_WRONLY | O_TRUNC | dflag, buf, bs, len);
 	if (report_pass(ctx, wkey, p, len))
 		return -1;
 	if (evict(ctx, o, paths, p->n, len, rkey))
@@ -276,6 +317,7 @@ static int write_read(struct pp_ctx *ctx, const struct st_opts *o, struct st_pas
 		ret = timed_file(paths[i], O_RDONLY | dflag, buf, bs, len, p, i);
 	if (ret)
 		return pp_fail(ctx, "%s: %s", rkey, strerror(-ret));
+	st_kview(ctx, p, paths[0], O_RDONLY | dflag, buf, bs, len);
 	return report_pass(ctx, rkey, p, len);
 }
 
