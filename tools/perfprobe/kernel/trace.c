@@ -51,7 +51,8 @@ struct trace_opts {
 	const char *source;		/* "kmod", "bpf" */
 	uint64_t switches, offcpu_ns;	/* bpf: the scheduler's view */
 	bool have_sched;
-	const char *why_not[PP_KT_NPROBES];
+	/* why a probe is not available ("" if it is): copies, kbpf is closed */
+	char why_not[PP_KT_NPROBES][KBPF_WHY_MAX];
 };
 
 struct child {
@@ -244,8 +245,12 @@ static int do_trace_bpf(char **argv, struct child *ch, struct ppnl_trace *t,
 		pp_err("trace: BPF %s", why);
 		return PP_EXIT_SKIP;
 	}
-	for (p = 0; p < PP_KT_NPROBES; p++)
-		kbpf_probe_how(kb, p, &o->why_not[p]);
+	for (p = 0; p < PP_KT_NPROBES; p++) {
+		const char *pwhy = NULL;
+
+		kbpf_probe_how(kb, p, &pwhy);
+		snprintf(o->why_not[p], sizeof(o->why_not[p]), "%s", pwhy ? pwhy : "");
+	}
 	ret = child_fork(ch, argv);
 	if (ret) {
 		pp_err("trace: cannot fork: %s", strerror(-ret));
@@ -407,7 +412,9 @@ static void copies_print(const struct ppnl_trace *t, const char *why, bool all)
 	pp_print_null(PP_JSON, "ucopy_calls", NULL, NULL);
 	pp_print_null(PP_JSON, "ucopy_bytes", NULL, NULL);
 	if (all)
-		pp_print_text("copy routines: not available on this kernel: %s\n", why);
+		pp_print_text("copy routines: %s%s\n",
+			      strncmp(why, "not available", strlen("not available")) ?
+			      "not available on this kernel: " : "", why);
 	else
 		pp_print_text("copy routines: not traced (their probes would add to the syscall times; --all arms them)\n");
 }
@@ -479,11 +486,11 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
 		ret = do_trace_bpf(argv, &ch, &t, &o);
 		if (ret)
 			return ret;
-		fault_why = o.why_not[PP_KT_FAULT_NS] ? o.why_not[PP_KT_FAULT_NS] :
+		fault_why = o.why_not[PP_KT_FAULT_NS][0] ? o.why_not[PP_KT_FAULT_NS] :
 			    !o.all ? "fault time not armed (--all)" : "not available";
-		if (o.why_not[PP_KT_FAULTS])
+		if (o.why_not[PP_KT_FAULTS][0])
 			fault_why = o.why_not[PP_KT_FAULTS];
-		copy_why = o.why_not[PP_KT_COPY] ? o.why_not[PP_KT_COPY] : "not available";
+		copy_why = o.why_not[PP_KT_COPY][0] ? o.why_not[PP_KT_COPY] : "not available";
 	} else {
 		if (ret) {
 			/* the module's own messages and exit codes */
