@@ -8,7 +8,7 @@
 # after SIGINT.  Skipped, with the reason, where BPF is not usable.
 . "$(dirname "$0")/tap.sh"
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
-NTESTS=28
+NTESTS=29
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -102,6 +102,12 @@ check "storage-write-4k: one write per 4096 bytes, one fsync per file" jq -e \
 	'.results[] | select(.key == "storage-write-4k") | . as $r | .kernel |
 	 ([.top_syscalls[] | {(.name): .count_per_op}] | add) as $c |
 	 (($c.write * 4096 - 1) | fabs) < 1e-9 and (($c.fsync * $r.iterations - 1) | fabs) < 1e-9' "$T_TMP/st.json"
+
+pp --quick --kernel-view=bpf --json run lat_fs >"$T_TMP/fs.json" 2>/dev/null
+check "lat_fs: one openat and one close a file created, one unlink a file deleted" jq -e \
+	'[.results[] | {(.key): ([.kernel.top_syscalls[] | {(.name): .count_per_op}] | add)}] | add |
+	 ."lat_fs-create-0k".openat == 1 and ."lat_fs-create-0k".close == 1 and
+	 ."lat_fs-create-1k".write == 1 and ."lat_fs-delete-0k".unlink == 1' "$T_TMP/fs.json"
 
 # perfprobe trace with BPF: the same tables as with the module
 pp --kernel-view=bpf --json trace -- /bin/true >"$T_TMP/tr.json" 2>"$T_TMP/e"

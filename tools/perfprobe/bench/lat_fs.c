@@ -27,6 +27,7 @@
 
 #include "bench.h"
 #include "clock.h"
+#include "stats.h"
 
 #define FS_PER_DIR	100		/* lmbench's -n default */
 #define FS_MIN_FILES	16
@@ -205,8 +206,62 @@ static int fs_size_batch(struct pp_ctx *ctx, struct fs_state *s, uint64_t *n)
 	return 0;
 }
 
-static int fs_report(struct pp_ctx *ctx, unsigned int kb, const double *create,
-		     const double *delete, unsigned int ns, uint64_t n)
+/*
+ * The kernel view of creating and of deleting files (kernel/kview.c):
+ * its loop goes on through a tree of twice the batch's names, so each
+ * traced pass creates (or deletes, of files made beforehand) fresh ones;
+ * what it made is removed afterwards, untraced.
+ */
+struct fs_kv {
+	struct fs_state *s;
+	uint64_t cur;
+	bool create;
+};
+
+static int fs_kv_loop(uint64_t iters, void *arg)
+{
+	struct fs_kv *k = arg;
+	struct fs_state *s = k->s;
+	int ret = 0;
+
+	while (iters-- > 0 && !ret && k->cur < s->n) {
+		const char *name = s->names + k->cur++ * s->stride;
+
+		if (k->create)
+			ret = mkfile(name, s->size, s->data);
+		else if (unlink(name))
+			ret = -errno;
+	}
+	return ret;
+}
+
+static void fs_kview(struct pp_ctx *ctx, struct fs_state *s, uint64_t n, bool create,
+		     const double *ns_per_file, unsigned int nsamples)
+{
+	struct fs_kv k = { s, 0, create };
+	uint64_t batch = n, i;
+
+	if (!ctx->kview)
+		return;
+	s->n = 2 * n > FS_MAX_FILES ? FS_MAX_FILES : 2 * n;
+	n = s->n / 2;
+	if (fs_tree(s, true))
+		goto out;
+	for (i = 0; !create && i < s->n; i++)
+		if (mkfile(s->names + i * s->stride, s->size, s->data))
+			goto clean;
+	pp_kview_loop(ctx, fs_kv_loop, &k, n, pp_median(ns_per_file, nsamples));
+clean:
+	for (i = 0; i < s->n; i++)
+		unlink(s->names + i * s->stride);
+	fs_tree(s, false);
+out:
+	s->n = batch;
+}
+
+/* create first, with the files per second (both creation), then delete */
+static int fs_report(struct pp_ctx *ctx, struct fs_state *s, unsigned int kb,
+		     const double *create, const double *delete, unsigned int ns, uint64_t n)
 {
 	double us_c[PP_MAX_SAMPLES], us_d[PP_MAX_SAMPLES], rate[PP_MAX_SAMPLES];
 	char key[PP_KEY_MAX];
@@ -217,14 +272,16 @@ static int fs_report(struct pp_ctx *ctx, unsigned int kb, const double *create,
 		us_d[i] = delete[i] / 1e3;
 		rate[i] = 1e9 / create[i];
 	}
+	fs_kview(ctx, s, n, true, create, ns);
 	snprintf(key, sizeof(key), "lat_fs-create-%uk", kb);
 	if (pp_report(ctx, key, us_c, ns, n))
 		return -1;
-	snprintf(key, sizeof(key), "lat_fs-delete-%uk", kb);
-	if (pp_report(ctx, key, us_d, ns, n))
-		return -1;
 	snprintf(key, sizeof(key), "lat_fs-%uk", kb);
-	return pp_report(ctx, key, rate, ns, n);
+	if (pp_report(ctx, key, rate, ns, n))
+		return -1;
+	fs_kview(ctx, s, n, false, delete, ns);
+	snprintf(key, sizeof(key), "lat_fs-delete-%uk", kb);
+	return pp_report(ctx, key, us_d, ns, n);
 }
 
 /* Samples of ns per file created and deleted; 0 or a negative errno. */
@@ -261,7 +318,7 @@ static int fs_sizes(struct pp_ctx *ctx, struct fs_state *s, const char *dir)
 		if (ret)
 			return pp_fail(ctx, "%uk files in %s: %s", sizes_kb[i], dir,
 				       strerror(-ret));
-		if (fs_report(ctx, sizes_kb[i], create, delete, ctx->opts.samples, n))
+		if (fs_report(ctx, s, sizes_kb[i], create, delete, ctx->opts.samples, n))
 			return -1;
 	}
 	return 0;
