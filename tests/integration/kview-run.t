@@ -8,7 +8,7 @@
 # after SIGINT.  Skipped, with the reason, where BPF is not usable.
 . "$(dirname "$0")/tap.sh"
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
-NTESTS=29
+NTESTS=30
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -108,6 +108,11 @@ check "lat_fs: one openat and one close a file created, one unlink a file delete
 	'[.results[] | {(.key): ([.kernel.top_syscalls[] | {(.name): .count_per_op}] | add)}] | add |
 	 ."lat_fs-create-0k".openat == 1 and ."lat_fs-create-0k".close == 1 and
 	 ."lat_fs-create-1k".write == 1 and ."lat_fs-delete-0k".unlink == 1' "$T_TMP/fs.json"
+
+pp --quick --kernel-view=bpf --json run stream >"$T_TMP/stream.json" 2>/dev/null
+check "stream: a one-thread pass makes no system call; the multi-thread keys carry no view" jq -e \
+	'([.results[] | select(.key == "stream-copy") | .kernel.syscalls_per_op] == [0]) and
+	 ([.results[] | select(.key | test("-mt")) | select(.kernel)] | length == 0)' "$T_TMP/stream.json"
 
 # perfprobe trace with BPF: the same tables as with the module
 pp --kernel-view=bpf --json trace -- /bin/true >"$T_TMP/tr.json" 2>"$T_TMP/e"

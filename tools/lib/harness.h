@@ -88,7 +88,8 @@ uint64_t pp_next_iters(uint64_t iters, uint64_t elapsed_ns, uint64_t target_ns);
  * The kernel view of a loop the benchmark timed itself (ctx->kview; does
  * nothing when it is off): fn(iters) runs in the traced passes, gross_ns
  * is its untraced time per iteration.  The next result reported with a
- * multiple of iters operations carries it, as after pp_sample().
+ * multiple of iters operations carries it, as after pp_sample().  iters
+ * 0: the next results carry none (the last loop's view is not theirs).
  */
 void pp_kview_loop(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, uint64_t iters,
 		   double gross_ns);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "stats.h"
 #include "caches.h"
 
 #define MB			(1ul << 20)
@@ -335,8 +336,42 @@ static int report_best(struct pp_ctx *ctx, const char *key, const double *v,
 	return 0;
 }
 
+/*
+ * The kernel view of kernel k (kernel/kview.c): one pass over the whole
+ * arrays an iteration, in this thread.  Only for the one-thread sets: the
+ * passes of the others are their workers' together.
+ */
+struct stream_kv {
+	struct stream_worker w;
+	unsigned int k;
+};
+
+static int stream_kv_loop(uint64_t iters, void *arg)
+{
+	struct stream_kv *kv = arg;
+
+	while (iters-- > 0)
+		run_kernel(&kv->w, kv->k);
+	return 0;
+}
+
+static void stream_kview(struct pp_ctx *ctx, struct stream_set *s, unsigned int k)
+{
+	struct stream_kv kv = { .w = { .set = s, .lo = 0, .hi = s->n }, .k = k };
+	double ns[MAX_PASSES];
+	unsigned int p;
+
+	if (s->nthreads != 1 || s->passes < 2) {
+		pp_kview_loop(ctx, NULL, NULL, 0, 0);	/* not the last set's view */
+		return;
+	}
+	for (p = 1; p < s->passes; p++)
+		ns[p - 1] = (double)s->ns[k][p];
+	pp_kview_loop(ctx, stream_kv_loop, &kv, 1, pp_median(ns, s->passes - 1));
+}
+
 /* MB/s of each counted pass (all but the first), as stream.c. */
-static int report_kernel(struct pp_ctx *ctx, const struct stream_set *s,
+static int report_kernel(struct pp_ctx *ctx, struct stream_set *s,
 			 unsigned int k, const char *suffix, int cpu_lo, int cpu_hi)
 {
 	double v[PP_MAX_SAMPLES], bytes = (double)karrays[k] * sizeof(double) * (double)s->n;
@@ -353,6 +388,7 @@ static int report_kernel(struct pp_ctx *ctx, const struct stream_set *s,
 	}
 	snprintf(key, sizeof(key), "stream-%s%s", kname[k], suffix);
 	snprintf(best, sizeof(best), "%s-best", key);
+	stream_kview(ctx, s, k);
 	if (pp_report(ctx, key, v, s->passes - 1, s->n))
 		return -1;
 	r = pp_run_find_mut(ctx->run, key);
