@@ -7,7 +7,7 @@
 # kernel time within the traced pass's own time, and nothing left loaded
 # after SIGINT.  Skipped, with the reason, where BPF is not usable.
 . "$(dirname "$0")/tap.sh"
-BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
+. "$(dirname "$0")/../lib/bpf.sh"
 NTESTS=30
 plan $NTESTS
 
@@ -130,16 +130,15 @@ check "trace -H with BPF says histograms need the module" \
 	grep -q 'histograms: perfprobe.ko only' "$T_TMP/tr.txt"
 
 # SIGINT during a traced run: none of the programs it loaded stays.
-ids() { "$BPFTOOL" prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .* name ppkv_.*/\1/p' | sort; }
 if ! [ -x "$BPFTOOL" ]; then
 	skip "SIGINT: no bpftool to list programs"
 	skip "SIGINT: no bpftool to list programs"
 else
-	ids >"$T_TMP/before"
+	bpf_prog_ids >"$T_TMP/before"
 	"$PERFPROBE" --no-save --cpu 1 --kernel-view=bpf run lat_syscall lat_pipe >/dev/null 2>&1 &
 	pid=$!
 	for i in $(seq 100); do
-		ids | comm -13 "$T_TMP/before" - >"$T_TMP/ours"
+		bpf_prog_ids | comm -13 "$T_TMP/before" - >"$T_TMP/ours"
 		[ -s "$T_TMP/ours" ] && break
 		sleep 0.1
 	done
@@ -148,11 +147,7 @@ else
 	rc=$?
 	ok $([ -s "$T_TMP/ours" ] && [ $rc -eq 130 ]; echo $?) \
 		"SIGINT: a run that had loaded $(wc -l <"$T_TMP/ours") programs ends with 130 (got $rc)"
-	for i in $(seq 50); do
-		left=$(ids | comm -12 "$T_TMP/ours" - | wc -l)
-		[ "$left" -eq 0 ] && break
-		sleep 0.1
-	done
-	ok $([ "$left" -eq 0 ]; echo $?) "SIGINT: none of its programs left behind ($left)"
+	bpf_wait_gone "$T_TMP/ours"
+	ok $? "SIGINT: none of its programs left behind ($bpf_left)"
 fi
 done_testing

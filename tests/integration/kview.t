@@ -8,8 +8,8 @@
 # nothing left loaded after SIGINT.  Skipped, with the reason, where BPF
 # is not permitted or was built out.
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../lib/bpf.sh"
 KVIEW=${PP_KVIEW:-$(dirname "$PERFPROBE")/tests/pp-kview}
-BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 NTESTS=33
 plan $NTESTS
 
@@ -73,11 +73,10 @@ done
 # SIGINT while tracing, with a traced child still alive afterwards: none
 # of the programs it loaded may stay behind.  The kernel frees them after
 # an RCU grace period, so wait for that (a leak never goes away).
-ids() { "$BPFTOOL" prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .* name ppkv_.*/\1/p' | sort; }
 if ! [ -x "$BPFTOOL" ]; then
 	for i in 1 2 3 4 5; do skip "SIGINT: no bpftool to list programs"; done
 else
-	ids >"$T_TMP/before"
+	bpf_prog_ids >"$T_TMP/before"
 	"$KVIEW" hold >"$T_TMP/hold" 2>"$T_TMP/e" &
 	pid=$!
 	for i in $(seq 50); do
@@ -86,19 +85,15 @@ else
 	done
 	child=$(sed -n 's/^child=//p' "$T_TMP/hold")
 	ok $([ -n "$child" ]; echo $?) "SIGINT: tracing, with a child ($child)"
-	ids | comm -13 "$T_TMP/before" - >"$T_TMP/ours"
+	bpf_prog_ids | comm -13 "$T_TMP/before" - >"$T_TMP/ours"
 	ok $([ -s "$T_TMP/ours" ]; echo $?) "SIGINT: our programs are listed while tracing ($(wc -l <"$T_TMP/ours"))"
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
 	ok $([ $rc -eq 130 ]; echo $?) "SIGINT: the tracer died of it (exit $rc)"
 	ok $(kill -0 "$child" 2>/dev/null; echo $?) "SIGINT: the traced child outlives it"
-	for i in $(seq 50); do
-		left=$(ids | comm -12 "$T_TMP/ours" - | wc -l)
-		[ "$left" -eq 0 ] && break
-		sleep 0.1
-	done
-	ok $([ "$left" -eq 0 ]; echo $?) "SIGINT: none of its programs left behind ($left)"
+	bpf_wait_gone "$T_TMP/ours"
+	ok $? "SIGINT: none of its programs left behind ($bpf_left)"
 	[ -n "$child" ] && kill "$child" 2>/dev/null
 fi
 

@@ -230,9 +230,7 @@ static void build_trace(struct ppnl_trace *t)
 
 static void test_trace(void **state)
 {
-	static const char *const open_sc[] = { "openat", "open", "close", NULL };
-	static const char *const null_sc[] = { "getppid", NULL };
-	struct pp_kside_calc c;
+	const struct pp_ktrace_sys *o, *c;
 	struct pp_ktrace kt;
 	struct ppnl_trace t;
 
@@ -249,13 +247,22 @@ static void test_trace(void **state)
 	assert_int_equal(t.sys[0].st.hist[7], 1000);
 	assert_int_equal(t.sys[2].ucopy_bytes, 30);
 
-	/* open+close: 1000 ops, (900 + 100) us, 2003 syscalls */
+	/* in the kernel view's model: 1000 openat + 1000 close, (900 + 100) us, 2003 syscalls */
 	assert_int_equal(pp_ktrace_from_ppnl(&t, &kt), 0);
-	assert_int_equal(pp_ktrace_compute(&kt, open_sc, &c), 0);
-	assert_true(c.ops == 1000);
-	assert_true(c.kernel_ns > 999.9 && c.kernel_ns < 1000.1);
-	assert_true(c.syscalls > 2.002 && c.syscalls < 2.004);
-	assert_int_equal(pp_ktrace_compute(&kt, null_sc, &c), -ENOENT);
+	assert_string_equal(kt.source, "kmod");
+	assert_true(kt.have & PP_KT_BIT(PP_KT_SYSCALLS));
+	assert_true(kt.have & PP_KT_BIT(PP_KT_FAULT_NS));
+	assert_false(kt.have & PP_KT_BIT(PP_KT_SCHED));
+	o = pp_ktrace_find(&kt, SYS_openat);
+	c = pp_ktrace_find(&kt, SYS_close);
+	assert_non_null(o);
+	assert_non_null(c);
+	assert_true(o->count == 1000 && o->timed == 1000 && c->count == 1000);
+	assert_true(o->ns + c->ns == 1000000);
+	assert_int_equal(kt.nsys, 3);
+	assert_true(kt.sys[0].count + kt.sys[1].count + kt.sys[2].count == 2003);
+	assert_int_equal(kt.fault_timed, 40);
+	assert_null(pp_ktrace_find(&kt, SYS_getppid));
 	pp_ktrace_free(&kt);
 	ppnl_trace_free(&t);
 	assert_null(t.sys);

@@ -101,36 +101,3 @@ int pp_ktrace_from_ppnl(const struct ppnl_trace *in, struct pp_ktrace *out)
 	}
 	return 0;
 }
-
-int pp_ktrace_compute(const struct pp_ktrace *t, const char *const *names,
-		      struct pp_kside_calc *out)
-{
-	double ops = 0, ns = 0, bytes = 0, all = 0;
-	const char *const *n;
-	size_t i;
-
-	memset(out, 0, sizeof(*out));
-	for (n = names; *n; n++) {
-		const struct pp_ktrace_sys *sc = pp_ktrace_find(t, ppnl_syscall_nr(*n));
-
-		if (sc && (double)sc->count > ops)
-			ops = (double)sc->count;
-	}
-	if (ops <= 0)
-		return -ENOENT;
-	for (n = names; *n; n++) {
-		const struct pp_ktrace_sys *sc = pp_ktrace_find(t, ppnl_syscall_nr(*n));
-
-		if (!sc || (double)sc->count * 2 < ops)
-			continue;
-		ns += (double)sc->ns;
-		bytes += (double)sc->copy_bytes;
-	}
-	for (i = 0; i < t->nsys; i++)
-		all += (double)t->sys[i].count;
-	out->ops = ops;
-	out->kernel_ns = ns / ops;
-	out->syscalls = all / ops;
-	out->copy_bytes = bytes / ops;
-	return 0;
-}

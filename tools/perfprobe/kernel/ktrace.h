@@ -57,14 +57,6 @@ struct pp_ktrace {
 	size_t nsys, cap;
 };
 
-/* What the figures of one loop are made of (unit tests use this). */
-struct pp_kside_calc {
-	double ops;			/* loop operations seen by the trace */
-	double kernel_ns;		/* sys_enter..sys_exit per operation */
-	double syscalls;		/* every traced syscall, per operation */
-	double copy_bytes;		/* user-copy bytes per operation */
-};
-
 /* "syscalls", "faults", ... as in `kernel-view status`. */
 const char *pp_kt_probe_name(enum pp_kt_probe p);
 
@@ -75,14 +67,5 @@ void pp_ktrace_free(struct pp_ktrace *t);
 
 /* perfprobe.ko's TRACE_GET in this model: 0 or -ENOMEM. */
 int pp_ktrace_from_ppnl(const struct ppnl_trace *in, struct pp_ktrace *out);
-
-/*
- * names: the syscalls one operation makes (NULL-ended, e.g. "openat",
- * "close").  The operation count is the largest count among them; every
- * one of them seen at least half that often adds its time.  Returns 0,
- * or -ENOENT if none of them was traced.
- */
-int pp_ktrace_compute(const struct pp_ktrace *t, const char *const *names,
-		      struct pp_kside_calc *out);
 
 #endif /* PP_KTRACE_H */
