@@ -115,7 +115,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools kmod kmod-style check-spec check check-build check-layout check-san vmtest check-kernels check-arm64 install deps-check \
+.PHONY: bpf-check all tools kmod kmod-style check-spec check check-build check-layout check-san vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -263,9 +263,16 @@ vmtest:
 	$(Q)prove --exec '' scripts/vmtest.sh :: $(if $(KDIR),--kdir $(KDIR)) \
 		$(if $(KERNEL),--kernel $(KERNEL))
 
-# perfprobe cross-built for arm64 and run under qemu-user (tests/arm64/).
+# perfprobe cross-built for arm64 and run under qemu-user (tests/arm64/);
+# then the module, its tests and perfprobe in an arm64 guest (Debian's
+# 6.1 arm64 kernel in qemu-system-aarch64).
 check-arm64:
 	$(Q)prove --exec '' tests/arm64/cross.t
+	$(Q)$(MAKE) --no-print-directory vmtest-arm64
+
+vmtest-arm64:
+	$(Q)prove --exec '' scripts/vmtest.sh :: --arch arm64 $(if $(KERNEL),--kernel $(KERNEL)) \
+		$(if $(KDIR),--kdir $(KDIR))
 
 # The module and its tools on Debian's other kernels: fetched from the
 # package archive and unpacked (scripts/get-kernel.sh), never installed.

@@ -10,12 +10,19 @@
 #   $CACHE/<release>/usr/src/linux-headers-<release>/   the build tree
 #
 # usage: scripts/get-kernel.sh [--print] RELEASE
+#        scripts/get-kernel.sh --busybox ARCH
 #   RELEASE   e.g. 6.12.111+deb12-amd64, 6.12.111+deb12-rt-amd64,
 #             6.1.0-57-arm64 (an arm64 kernel: its headers with this host's
 #             kbuild helpers, for make kmod ARCH=arm64), or "6.12-amd64" /
-#             "6.12-rt-amd64" for the newest 6.12 of that flavour
-#   --print   only print KERNEL=, KDIR=, MODDIR= for the release (after
-#             fetching it if needed); scripts/vmtest.sh --release uses it
+#             "6.12-rt-amd64" / "6.1-arm64" for the newest of that series
+#             and flavour
+#   --print   only print KERNEL=, KDIR=, MODDIR= (and BTF=, the kernel's
+#             BTF cut out of its image, where it has one) for the release
+#             (after fetching it if needed); scripts/vmtest.sh --release
+#             uses it
+#   --busybox ARCH  Debian's static busybox for another architecture
+#             (busybox-static:ARCH), unpacked into $CACHE/busybox-ARCH:
+#             prints its path; the initramfs of an arm64 guest needs it
 #
 # CACHE is $PERFPROBE_KERNEL_CACHE, default /var/cache/perfprobe/kernels.
 # Nothing is installed: the host's /boot, /lib/modules and dpkg database
@@ -24,16 +31,37 @@ set -euo pipefail
 
 CACHE=${PERFPROBE_KERNEL_CACHE:-/var/cache/perfprobe/kernels}
 PRINT=0
+say() { echo "get-kernel: $*" >&2; }
+
+if [ "${1:-}" = --busybox ]; then
+	arch=${2:?usage: $0 --busybox ARCH (e.g. arm64)}
+	bb=$CACHE/busybox-$arch/bin/busybox
+	if [ ! -x "$bb" ]; then
+		mkdir -p "$CACHE/debs"
+		(cd "$CACHE/debs" && apt-get download "busybox-static:$arch" >/dev/null \
+			2>"$CACHE/debs/apt.err") || {
+			say "apt-get download busybox-static:$arch failed: $(tail -n1 "$CACHE/debs/apt.err")"
+			say "(is $arch a dpkg architecture here? scripts/install-deps.sh --arm64)"
+			exit 1
+		}
+		deb=$(ls -1 "$CACHE/debs/busybox-static_"*"_$arch.deb" | sort -V | tail -n1)
+		rm -rf "$CACHE/busybox-$arch.tmp"
+		dpkg-deb -x "$deb" "$CACHE/busybox-$arch.tmp"
+		rm -rf "$CACHE/busybox-$arch"
+		mv "$CACHE/busybox-$arch.tmp" "$CACHE/busybox-$arch"
+	fi
+	echo "$bb"
+	exit 0
+fi
 [ "${1:-}" = --print ] && { PRINT=1; shift; }
 REL=${1:?usage: $0 [--print] RELEASE (e.g. 6.12.111+deb12-amd64 or 6.12-amd64)}
-
-say() { echo "get-kernel: $*" >&2; }
 
 # "6.12-amd64": the newest 6.12.N+debNN of that flavour in the archive
 if [[ $REL =~ ^[0-9]+\.[0-9]+-(amd64|rt-amd64|arm64)$ ]]; then
 	series=${REL%%-*}
 	flavour=${REL#*-}
-	REL=$(apt-cache search --names-only "^linux-image-${series//./\\.}\\.[0-9]+\\+deb[0-9]+-${flavour}-unsigned\$" 2>/dev/null |
+	# 6.12.N+debNN-FLAVOUR, or 6.1.0-N-FLAVOUR (6.1's ABI numbering)
+	REL=$(apt-cache search --names-only "^linux-image-${series//./\\.}\\.[0-9]+(\\+deb[0-9]+|-[0-9]+)-${flavour}-unsigned\$" 2>/dev/null |
 		sed -n "s/^linux-image-\\([^ ]*\\)-unsigned .*/\\1/p" | sort -V | tail -n1)
 	[ -n "$REL" ] || { say "no linux-image-$series.*-$flavour-unsigned in the package archive (apt-get update?)"; exit 1; }
 fi
@@ -71,7 +99,15 @@ if [ ! -f "$ROOT/.complete" ]; then
 	say "unpacked in $ROOT"
 fi
 
+# The kernel's BTF, out of its image: vmlinux.h for BPF programs built
+# for this kernel on another (scripts/image-btf.py)
+if [ ! -f "$ROOT/vmlinux.btf" ] && [ ! -f "$ROOT/vmlinux.btf.none" ]; then
+	"$(dirname "$0")/image-btf.py" "$ROOT/boot/vmlinuz-$REL" "$ROOT/vmlinux.btf" 2>"$ROOT/vmlinux.btf.none" &&
+		rm -f "$ROOT/vmlinux.btf.none"
+fi
+
 if [ "$PRINT" = 1 ]; then
+	[ -f "$ROOT/vmlinux.btf" ] && echo "BTF=$ROOT/vmlinux.btf"
 	echo "KERNEL=$ROOT/boot/vmlinuz-$REL"
 	echo "KDIR=$ROOT/usr/src/linux-headers-$REL"
 	echo "MODDIR=$ROOT/lib/modules/$REL"

@@ -8,7 +8,8 @@
 #                                    and the arm64 cross build (--arm64)
 #   scripts/install-deps.sh --arm64  the arm64 cross build only: the cross
 #                                    compiler, Debian's :arm64 libraries
-#                                    (multiarch), qemu-user with binfmt_misc
+#                                    (multiarch), qemu-user with binfmt_misc,
+#                                    qemu-system-aarch64 for the arm64 guest
 #
 # Needs root (or sudo) only when something is missing.
 set -eu
@@ -22,7 +23,7 @@ cpio kmod sparse linux-source-6.1 xz-utils python3 python3-yaml dwarves"
 
 # The arm64 cross build (Documentation/arm.rst): the libraries perfprobe
 # links, as Debian's multiarch :arm64 packages.
-ARM64="crossbuild-essential-arm64 qemu-user-static binfmt-support
+ARM64="crossbuild-essential-arm64 qemu-user-static binfmt-support qemu-system-arm
 libjansson-dev:arm64 libnl-3-dev:arm64 libnl-genl-3-dev:arm64 libelf-dev:arm64
 libssl-dev:arm64 libkcapi-dev:arm64 libtirpc-dev:arm64 libbpf-dev:arm64"
 

@@ -12,16 +12,19 @@
 # usage: mkinitramfs.sh --out FILE.cpio.gz --module perfprobe.ko \
 #            --client pp-vmtest [--moddir /lib/modules/VER | --kdir TREE] \
 #            [--testdir tests/vm] [--busybox /bin/busybox] [--add PROG]...
-#            [--extra-module NAME]... [-v]
+#            [--extra-module NAME]... [--console-module NAME]... [-v]
 #
 # --add installs another program in /bin, with its shared libraries;
 # --extra-module a module of the kernel (and what it depends on) for the
-# guest to load in /lib/modules/extra-order.
+# guest to load in /lib/modules/extra-order; --console-module one /init
+# loads first, before it looks for the results console
+# (/lib/modules/console-order: virtio_console where it is a module).
 set -euo pipefail
 
 out='' module='' client='' moddir='' kdir='' verbose=0
 extra=()
 extra_mods=()
+console_mods=()
 here=$(cd "$(dirname "$0")" && pwd)
 testdir=$here/../tests/vm
 busybox=
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--busybox) busybox=$2; shift 2 ;;
 	--add) extra+=("$2"); shift 2 ;;
 	--extra-module) extra_mods+=("$2"); shift 2 ;;
+	--console-module) console_mods+=("$2"); shift 2 ;;
 	-v) verbose=1; shift ;;
 	*) die "unknown argument: $1" ;;
 	esac
@@ -112,7 +116,7 @@ add_deps() { # ko order-file
 	deps=$(modinfo -F depends "$ko" 2>/dev/null | tr ',' ' ')
 	for dep in $deps; do
 		grep -qx "$dep" "$root/lib/modules/load-order" "$root/lib/modules/extra-order" \
-			2>/dev/null && continue
+			"$root/lib/modules/console-order" 2>/dev/null && continue
 		copy_module "$dep" ||
 			die "dependency $dep of $(basename "$ko") not found in ${moddir:-?} ${kdir:-}"
 		add_deps "$root/lib/modules/$dep.ko" "$order"
@@ -121,6 +125,14 @@ add_deps() { # ko order-file
 }
 : >"$root/lib/modules/load-order"
 : >"$root/lib/modules/extra-order"
+: >"$root/lib/modules/console-order"
+# What the results console needs, loaded by /init before anything else.
+for m in ${console_mods[@]+"${console_mods[@]}"}; do
+	grep -qx "$m" "$root/lib/modules/console-order" && continue
+	copy_module "$m" || { log "module $m: not found (built in?)"; continue; }
+	add_deps "$root/lib/modules/$m.ko" "$root/lib/modules/console-order"
+	echo "$m" >>"$root/lib/modules/console-order"
+done
 # Modules perfprobe.ko depends on (normally none: genetlink is built in).
 add_deps "$module" "$root/lib/modules/load-order"
 # Kernel modules other tests need (built in, or missing, is not an error).

@@ -4,8 +4,8 @@
 # vmtest.sh - build perfprobe.ko and its VM test client, boot a kernel in QEMU
 # with a tiny initramfs, run all guest tests in one boot and report TAP.
 #
-# usage: scripts/vmtest.sh [--kernel IMAGE] [--kdir TREE] [--timeout SEC]
-#                          [--keep] [-v]
+# usage: scripts/vmtest.sh [--arch x86_64|arm64] [--kernel IMAGE] [--kdir TREE]
+#                          [--release REL] [--timeout SEC] [--keep] [-v]
 #
 # See Documentation/vmtest.rst.  Exit status: 0 when every test passed (or
 # when the run was skipped with PERFPROBE_VMTEST_OPTIONAL=1), non-zero on any
@@ -14,11 +14,13 @@
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ARCH=
 KERNEL=
 KDIR=
+BTF=
 MODDIR_ARG=
 RELEASE=
-TIMEOUT=${PERFPROBE_VMTEST_TIMEOUT:-170}
+TIMEOUT=${PERFPROBE_VMTEST_TIMEOUT:-}
 KEEP=0
 VERBOSE=0
 MEM=${PERFPROBE_VMTEST_MEM:-512}
@@ -27,9 +29,13 @@ EXTRA_APPEND=${PERFPROBE_VMTEST_APPEND:-}
 
 usage() {
 	cat <<EOF
-usage: $0 [--kernel IMAGE] [--kdir TREE] [--moddir DIR] [--release REL]
-          [--timeout SEC] [--keep] [-v]
+usage: $0 [--arch ARCH] [--kernel IMAGE] [--kdir TREE] [--moddir DIR]
+          [--release REL] [--timeout SEC] [--keep] [-v]
 
+  --arch ARCH     x86_64 (default) or arm64: an arm64 guest in
+                  qemu-system-aarch64 (TCG, -machine virt), the module, its
+                  client and perfprobe cross-built (aarch64-linux-gnu-);
+                  default kernel: Debian's 6.1 arm64 (--release 6.1-arm64)
   --kernel IMAGE  kernel image to boot (default: newest /boot/vmlinuz-6.*-amd64,
                   or TREE/arch/x86/boot/bzImage when --kdir is given)
   --kdir TREE     kernel build tree to build perfprobe.ko against (default:
@@ -37,8 +43,9 @@ usage: $0 [--kernel IMAGE] [--kdir TREE] [--moddir DIR] [--release REL]
   --moddir DIR    the kernel's modules (default: /lib/modules/<release>)
   --release REL   one of Debian's kernels, fetched and unpacked (not installed)
                   by scripts/get-kernel.sh: e.g. 6.12-amd64, 6.12-rt-amd64,
-                  6.12.118+deb12-amd64; sets --kernel, --kdir and --moddir
-  --timeout SEC   kill the guest after SEC seconds (default: $TIMEOUT)
+                  6.12.118+deb12-amd64, 6.1-arm64 (implies --arch arm64);
+                  sets --kernel, --kdir and --moddir
+  --timeout SEC   kill the guest after SEC seconds (default: 170, arm64 400)
   --keep          keep the work directory (initramfs, logs) and print its path
   -v              verbose: show build output and the guest console log
 
@@ -55,6 +62,8 @@ EOF
 
 while [ $# -gt 0 ]; do
 	case $1 in
+	--arch) ARCH=${2:?--arch needs an argument}; shift 2 ;;
+	--arch=*) ARCH=${1#*=}; shift ;;
 	--kernel) KERNEL=${2:?--kernel needs an argument}; shift 2 ;;
 	--kernel=*) KERNEL=${1#*=}; shift ;;
 	--kdir) KDIR=${2:?--kdir needs an argument}; shift 2 ;;
@@ -104,6 +113,39 @@ image_release() {
 		tr '\0' '\n' | head -n1 | awk '{print $1}'
 }
 
+# Kernel release string of an arm64 Image (plain or gzip'd): its banner.
+image_release_arm64() {
+	local img=$1
+	{ gzip -dc "$img" 2>/dev/null || cat "$img"; } |
+		grep -a -m1 -o 'Linux version [^ ]*' | awk '{print $3}'
+}
+
+# ------------------------------------------------------------------ arch ---
+case $RELEASE in *-arm64) : "${ARCH:=arm64}" ;; esac
+ARCH=${ARCH:-x86_64}
+case $ARCH in
+x86_64|amd64) ARCH=x86_64 ;;
+arm64|aarch64)
+	ARCH=arm64
+	[ -n "$RELEASE$KERNEL$KDIR" ] || RELEASE=6.1-arm64
+	;;
+*) echo "vmtest: --arch '$ARCH': say x86_64 or arm64" >&2; exit 2 ;;
+esac
+# another architecture under TCG: about twice the x86 guest's time
+[ -n "$TIMEOUT" ] || TIMEOUT=$([ "$ARCH" = arm64 ] && echo 400 || echo 170)
+if [ "$ARCH" = arm64 ]; then
+	CROSS=aarch64-linux-gnu-
+	KMAKE=(ARCH=arm64 CROSS_COMPILE=$CROSS)
+	# the cross-built client and tools, out of the host build's way
+	XO=build-vmtest-arm64
+	command -v "${CROSS}gcc" >/dev/null ||
+		missing "no ${CROSS}gcc (scripts/install-deps.sh --arm64)"
+else
+	CROSS=
+	KMAKE=()
+	XO=build
+fi
+
 # ---------------------------------------------------------------- kernel ---
 if [ -n "$RELEASE" ]; then
 	got=$("$ROOT/scripts/get-kernel.sh" --print "$RELEASE") ||
@@ -111,10 +153,12 @@ if [ -n "$RELEASE" ]; then
 	KERNEL=$(echo "$got" | sed -n 's/^KERNEL=//p')
 	KDIR=$(echo "$got" | sed -n 's/^KDIR=//p')
 	MODDIR_ARG=$(echo "$got" | sed -n 's/^MODDIR=//p')
+	BTF=$(echo "$got" | sed -n 's/^BTF=//p')
 fi
 if [ -z "$KERNEL" ]; then
 	if [ -n "$KDIR" ]; then
 		KERNEL=$KDIR/arch/x86/boot/bzImage
+		[ "$ARCH" = arm64 ] && KERNEL=$KDIR/arch/arm64/boot/Image
 	else
 		KERNEL=$(ls -1 /boot/vmlinuz-6.*-amd64 2>/dev/null | sort -V | tail -n1)
 		[ -n "$KERNEL" ] || missing "no kernel image /boot/vmlinuz-6.*-amd64 (Debian package: linux-image-amd64)"
@@ -124,7 +168,11 @@ fi
 # The release the booted kernel reports (and the module's vermagic must
 # match): from the image itself; a tree's kernel.release as a fallback
 # (Debian's header packages carry the upstream version there).
-KREL=$(image_release "$KERNEL")
+if [ "$ARCH" = arm64 ]; then
+	KREL=$(image_release_arm64 "$KERNEL")
+else
+	KREL=$(image_release "$KERNEL")
+fi
 if [ -z "$KREL" ] && [ -n "$KDIR" ] && [ -f "$KDIR/include/config/kernel.release" ]; then
 	KREL=$(cat "$KDIR/include/config/kernel.release")
 fi
@@ -141,17 +189,36 @@ MODDIR=${MODDIR_ARG:-/lib/modules/$KREL}
 [ -d "$MODDIR/kernel" ] || MODDIR=
 
 # ----------------------------------------------------------------- tools ---
-QEMU=${QEMU:-qemu-system-x86_64}
-command -v "$QEMU" >/dev/null || missing "$QEMU not installed (Debian package: qemu-system-x86)"
+if [ "$ARCH" = arm64 ]; then
+	QEMU=${QEMU:-qemu-system-aarch64}
+	command -v "$QEMU" >/dev/null || missing "$QEMU not installed (Debian package: qemu-system-arm)"
+else
+	QEMU=${QEMU:-qemu-system-x86_64}
+	command -v "$QEMU" >/dev/null || missing "$QEMU not installed (Debian package: qemu-system-x86)"
+fi
 command -v timeout >/dev/null || missing "timeout (coreutils) not found"
 command -v cpio >/dev/null || missing "cpio not installed (Debian package: cpio)"
 command -v modinfo >/dev/null || missing "modinfo not installed (Debian package: kmod)"
-{ [ -x /bin/busybox ] || command -v busybox >/dev/null; } ||
-	missing "busybox not installed (Debian package: busybox-static)"
+BUSYBOX=()
+if [ "$ARCH" = arm64 ]; then
+	# Debian's static arm64 busybox, unpacked (not installed) next to
+	# the arm64 kernels scripts/get-kernel.sh fetches
+	bb=$("$ROOT/scripts/get-kernel.sh" --busybox arm64) ||
+		missing "no static arm64 busybox (busybox-static:arm64; scripts/install-deps.sh --arm64)"
+	BUSYBOX=(--busybox "$bb")
+else
+	{ [ -x /bin/busybox ] || command -v busybox >/dev/null; } ||
+		missing "busybox not installed (Debian package: busybox-static)"
+fi
 CC=${CC:-gcc}
 command -v "$CC" >/dev/null || missing "no C compiler ($CC)"
-{ command -v pkg-config >/dev/null && pkg-config --exists libnl-genl-3.0; } ||
-	missing "libnl-genl-3 not found (Debian packages: libnl-3-dev libnl-genl-3-dev)"
+if [ "$ARCH" = arm64 ]; then
+	PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig pkg-config --exists libnl-genl-3.0 ||
+		missing "no arm64 libnl-genl-3 (scripts/install-deps.sh --arm64)"
+else
+	{ command -v pkg-config >/dev/null && pkg-config --exists libnl-genl-3.0; } ||
+		missing "libnl-genl-3 not found (Debian packages: libnl-3-dev libnl-genl-3-dev)"
+fi
 [ -f "$ROOT/include/uapi/linux/perfprobe.h" ] || fail "include/uapi/linux/perfprobe.h not found"
 [ -d "$ROOT/kmod" ] || fail "kmod/ not found"
 
@@ -192,7 +259,8 @@ find "$WORK/src/kmod" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name 
 	-o -name 'Module.symvers' -o -name 'modules.order' \) -delete 2>/dev/null
 vsay "building perfprobe.ko against $KDIR ($KREL)"
 # kmod/Makefile: "make KDIR=..." (it passes M= and CONFIG_PERFPROBE=m to kbuild)
-run_logged kbuild make -C "$WORK/src/kmod" KDIR="$KDIR" -j"$(nproc)" modules ||
+run_logged kbuild make -C "$WORK/src/kmod" KDIR="$KDIR" ${KMAKE[@]+"${KMAKE[@]}"} \
+	-j"$(nproc)" modules ||
 	fail "building kmod/perfprobe.ko against $KDIR failed"
 KO=$WORK/src/kmod/perfprobe.ko
 [ -f "$KO" ] || fail "the kmod build produced no perfprobe.ko"
@@ -209,24 +277,36 @@ static=0
 for d in $LIBDIRS $([ "${PERFPROBE_VMTEST_STATIC:-1}" = 0 ] || echo /usr/lib/x86_64-linux-gnu /usr/lib); do
 	if [ -f "$d/libnl-genl-3.a" ] && [ -f "$d/libnl-3.a" ]; then static=1; break; fi
 done
+[ "$ARCH" = arm64 ] && static=1	# the multiarch :arm64 packages have the archives
 vsay "building test client ($([ $static = 1 ] && echo static || echo dynamic))"
-rm -f "$ROOT/build/tests/pp-vmtest"
+XMAKE=(O="$XO")
+if [ -n "$CROSS" ]; then
+	# the BPF kernel view for the guest's kernel: its BTF, from its image
+	if [ -z "$BTF" ] && "$ROOT/scripts/image-btf.py" "$KERNEL" "$WORK/vmlinux.btf"; then
+		BTF=$WORK/vmlinux.btf
+	fi
+	[ -n "$BTF" ] || echo "# no BTF in $KERNEL: perfprobe is built without its BPF kernel view"
+	XMAKE+=(CROSS_COMPILE="$CROSS" STATIC=1 ${BTF:+VMLINUX_BTF="$BTF"})
+fi
+rm -f "$ROOT/$XO/tests/pp-vmtest"
 if [ $static = 1 ]; then
-	run_logged client make -C "$ROOT" VMTEST_STATIC=1 build/tests/pp-vmtest || static=0
+	run_logged client make -C "$ROOT" "${XMAKE[@]}" VMTEST_STATIC=1 "$XO/tests/pp-vmtest" ||
+		static=0
 fi
 if [ $static = 0 ]; then
-	rm -f "$ROOT/build/tests/pp-vmtest"
-	run_logged client make -C "$ROOT" VMTEST_STATIC=0 build/tests/pp-vmtest ||
+	[ "$ARCH" = arm64 ] && fail "cross-building tests/vm/pp-vmtest/ (static) failed"
+	rm -f "$ROOT/$XO/tests/pp-vmtest"
+	run_logged client make -C "$ROOT" "${XMAKE[@]}" VMTEST_STATIC=0 "$XO/tests/pp-vmtest" ||
 		fail "building tests/vm/pp-vmtest/ failed"
 fi
-cp "$ROOT/build/tests/pp-vmtest" "$CLIENT" || fail "no build/tests/pp-vmtest"
+cp "$ROOT/$XO/tests/pp-vmtest" "$CLIENT" || fail "no $XO/tests/pp-vmtest"
 
 # ------------------------------------------------------ perfprobe itself ---
 # The CLI runs in the guest too (group cli): its module path can only be
 # exercised where the module loads.
 PPADD=()
-if run_logged tools make -s -C "$ROOT" tools; then
-	PPADD=(--add "$ROOT/build/perfprobe" --add "$ROOT/build/perfprobe-hello" --add "$ROOT/build/perfprobe-lean")
+if run_logged tools make -s -C "$ROOT" "${XMAKE[@]}" tools; then
+	PPADD=(--add "$ROOT/$XO/perfprobe" --add "$ROOT/$XO/perfprobe-hello" --add "$ROOT/$XO/perfprobe-lean")
 	# the kernel crypto API over AF_ALG, for crypto_kcapi
 	for m in af_alg algif_skcipher algif_hash crypto_user des_generic sha512_generic md5; do
 		PPADD+=(--extra-module "$m")
@@ -236,15 +316,21 @@ else
 fi
 
 # ------------------------------------------------------------- initramfs ---
+# arm64's virt machine has one UART: the results go to a virtio console,
+# whose drivers are modules in Debian's arm64 kernels (init.sh loads them).
+CONSOLE_MODS=()
+[ "$ARCH" = arm64 ] && CONSOLE_MODS=(--console-module virtio_mmio --console-module virtio_console)
 MKV=()
 [ "$VERBOSE" = 1 ] && MKV=(-v)
 run_logged initramfs "$ROOT/scripts/mkinitramfs.sh" --out "$WORK/initramfs.cpio.gz" \
 	--module "$KO" --client "$CLIENT" --testdir "$ROOT/tests/vm" "${PPADD[@]}" \
+	${BUSYBOX[@]+"${BUSYBOX[@]}"} ${CONSOLE_MODS[@]+"${CONSOLE_MODS[@]}"} \
 	${MODDIR:+--moddir "$MODDIR"} --kdir "$KDIR" "${MKV[@]}" ||
 	fail "building the initramfs failed"
 
 # ------------------------------------------------------------------ boot ---
 ACCEL=${PERFPROBE_VMTEST_ACCEL:-}
+[ "$ARCH" = arm64 ] && [ -z "$ACCEL" ] && ACCEL=tcg	# another architecture: TCG only
 if [ -z "$ACCEL" ]; then
 	ACCEL=tcg
 	if [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
@@ -256,9 +342,19 @@ if [ -z "$ACCEL" ]; then
 fi
 CPU=max
 SEED=${PERFPROBE_VMTEST_SEED:-$(( $(date +%s) % 100000 ))}
-APPEND="console=ttyS0,115200 rdinit=/init panic=-1 oops=panic softlockup_panic=1 \
+if [ "$ARCH" = arm64 ]; then
+	ARCHAPPEND="console=ttyAMA0,115200"
+	# the virt machine; results on a virtio console (virtio-mmio transport)
+	MACHINE=(-machine virt -device virtio-serial-device
+		 -chardev "file,id=results,path=$WORK/results.log"
+		 -device virtconsole,chardev=results -serial "file:$WORK/console.log")
+else
+	ARCHAPPEND="console=ttyS0,115200 tsc=reliable no_timer_check"
+	MACHINE=(-serial "file:$WORK/console.log" -serial "file:$WORK/results.log")
+fi
+APPEND="$ARCHAPPEND rdinit=/init panic=-1 oops=panic softlockup_panic=1 \
 hung_task_panic=1 sysctl.kernel.hung_task_timeout_secs=60 nmi_watchdog=0 \
-tsc=reliable mitigations=off no_timer_check printk.devkmsg=on loglevel=7 \
+mitigations=off printk.devkmsg=on loglevel=7 \
 pp_seed=$SEED ${PERFPROBE_VMTEST_ONLY:+pp_only=$PERFPROBE_VMTEST_ONLY} \
 ${PERFPROBE_VMTEST_SKIP:+pp_skip=$PERFPROBE_VMTEST_SKIP} $EXTRA_APPEND"
 : >"$WORK/console.log"
@@ -275,8 +371,7 @@ boot() {
 	BOOT_START=$(date +%s)
 	timeout -k 5 "$TIMEOUT" "$QEMU" -accel "$ACCEL_OPT" -cpu "$CPU" -smp "$SMP" -m "$MEM" \
 		-nodefaults -no-user-config -display none -monitor none -no-reboot \
-		-serial "file:$WORK/console.log" -serial "file:$WORK/results.log" \
-		-kernel "$KERNEL" -initrd "$WORK/initramfs.cpio.gz" -append "$APPEND" \
+		"${MACHINE[@]}" -kernel "$KERNEL" -initrd "$WORK/initramfs.cpio.gz" -append "$APPEND" \
 		</dev/null >"$WORK/qemu.log" 2>&1
 	QRC=$?
 	BOOT_END=$(date +%s)
@@ -362,7 +457,7 @@ fi
 echo "1..$n"
 cat "$tapout"
 END=$(date +%s)
-echo "# vmtest: kernel $KREL ($KERNEL), accel $ACCEL_OPT, fuzz seed $SEED, wall time $((END - START))s"
+echo "# vmtest: $ARCH kernel $KREL ($KERNEL), accel $ACCEL_OPT, fuzz seed $SEED, wall time $((END - START))s"
 
 if [ "$nfail" != 0 ]; then
 	say "FAIL: $nfail of $n tests failed"

@@ -7,7 +7,7 @@
 # only inside these namespaces).  Also: what a malformed control message
 # gets, and that the server goes on serving.
 . "$(dirname "$0")/tap.sh"
-plan 23
+plan 26
 
 # valid KEYS FILE: the keys missing, with < 5 samples, or not positive
 valid() {
@@ -84,6 +84,28 @@ if unshare -n true 2>/dev/null; then
 		[64, 128, 256, 1024, 1518 | tostring as $f |
 			($m["rfc2544-ndr-" + $f]) as $n | ($m["rfc2544-pdr-" + $f]) as $p |
 			if $n and $p then $p >= 0.8 * $n else true end] | all' "$J"
+	# The kernel view of a timed test (auto: BPF here as root): per
+	# transaction or message, both ends' calls; at least the exact count
+	# and a little more at most (the control exchange, the edges).
+	if jq -e '.results[] | select(.key == "net-tcp_rr-1") | .kernel' "$J" >/dev/null; then
+		cnt='.kernel.top_syscalls | map({(.name): .count_per_op}) | add'
+		check "kernel view: tcp_rr, 2 reads and 2 writes a transaction (both ends)" jq -e \
+			"[.results[] | select(.key | test(\"^net6?-tcp_rr-1\$\")) | $cnt |
+			 .read >= 2 and .read < 2.1 and .write >= 2 and .write < 2.1] |
+			 length == 2 and all" "$J"
+		# tcp_crr: socket connect write read close here, accept read
+		# write close at the server: 9 calls at least (the top 5 by time
+		# need not name them all)
+		check "kernel view: tcp_stream-64k one send a message, tcp_crr >= 9 calls a transaction" \
+			jq -e "(.results[] | select(.key == \"net-tcp_stream-64k\") | $cnt |
+			 .sendto >= 1 and .sendto < 1.1) and
+			 (.results[] | select(.key == \"net-tcp_crr-1\") | .kernel.syscalls_per_op >= 9)" "$J"
+		check "kernel view: on each test's and rate's main key only; rfc2544 per frame sent" jq -e \
+			'[.results[] | select(.kernel) | .key |
+			  test("^(net6?-[a-z_]+-[0-9k]+|rfc2544-(ndr|pdr)-[0-9]+)$")] | all and length >= 10' "$J"
+	else
+		for i in 1 2 3; do skip "no kernel view in this run (see perfprobe kernel-view status)"; done
+	fi
 	# no ::1: the IPv6 half is skipped with the reason, IPv4 still runs
 	N=$T_TMP/no6.json
 	unshare -n sh -c 'ip link set lo up && sysctl -qw net.ipv6.conf.lo.disable_ipv6=1 &&
@@ -94,7 +116,7 @@ if unshare -n true 2>/dev/null; then
 		test("::1")) and ([.results[] | select(.key == "net-tcp_rr-1")] | length) == 1' \
 		"$N" >/dev/null; echo $?) "without ::1 the net6 tests are skipped with the reason (rc $rc)"
 else
-	for i in $(seq 11); do skip "unshare -n not permitted here"; done
+	for i in $(seq 14); do skip "unshare -n not permitted here"; done
 fi
 
 # --- across a veth pair between two namespaces ---

@@ -3,10 +3,12 @@
 #
 # /init of the perfprobe test VM (see Documentation/vmtest.rst).
 #
-# Console (kernel log) is on ttyS0; the TAP results of the guest tests go to
-# ttyS1, which QEMU writes to a file on the host.  The last line written to
-# ttyS1 is always "PPVMTEST-STATUS: <exit code>"; the host treats a missing
-# status line as a failure (crash, hang, ...).
+# Console (kernel log) is on the first serial port; the TAP results of the
+# guest tests go to a second port, which QEMU writes to a file on the host:
+# ttyS1 on x86, a virtio console (hvc0) on arm64's virt machine, which has
+# one UART (its driver loaded first where it is a module).  The last line
+# written there is always "PPVMTEST-STATUS: <exit code>"; the host treats
+# a missing status line as a failure (crash, hang, ...).
 export PATH=/bin:/sbin
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
@@ -18,7 +20,13 @@ chmod 1777 /tmp
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 hostname ppvm
 
+if [ -s /lib/modules/console-order ]; then
+	while read -r m; do
+		insmod "/lib/modules/$m.ko" >/dev/console 2>&1
+	done </lib/modules/console-order
+fi
 out=/dev/ttyS1
+[ -c /dev/hvc0 ] && out=/dev/hvc0
 [ -c "$out" ] || out=/dev/console
 stty -F "$out" raw -echo 2>/dev/null
 

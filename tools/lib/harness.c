@@ -109,12 +109,26 @@ static int take_samples(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 void pp_kview_loop(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, uint64_t iters,
 		   double gross_ns)
 {
+	struct pp_kv_job job = { .loop = fn, .iters = iters, .arg = arg, .gross_ns = gross_ns };
+
 	ctx->kv_iters = 0;
 	if (!ctx->kview || !iters)
 		return;
 	pp_kside_clear(&ctx->kv_last);
-	if (!ctx->kview(ctx, fn, arg, iters, gross_ns, &ctx->kv_last))
+	if (!ctx->kview(ctx, &job, &ctx->kv_last))
 		ctx->kv_iters = iters;
+}
+
+void pp_kview_work(struct pp_ctx *ctx, pp_work_fn fn, void *arg, double gross_ns)
+{
+	struct pp_kv_job job = { .work = fn, .arg = arg, .gross_ns = gross_ns };
+
+	ctx->kv_iters = 0;
+	if (!ctx->kview || !fn)
+		return;
+	pp_kside_clear(&ctx->kv_last);
+	if (!ctx->kview(ctx, &job, &ctx->kv_last))
+		ctx->kv_iters = 1;
 }
 
 /*

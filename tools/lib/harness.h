@@ -43,14 +43,32 @@ struct pp_opts {
 struct pp_ctx;
 
 /*
- * The kernel view of a sampled loop (the command sets it; NULL: off).
- * Called by pp_sample() after the untraced samples, with the loop, its
- * iteration count and its median gross time per iteration (ns, the
- * empty loop included): run the loop again in traced passes and fill k
- * per iteration.  0 with k filled, else nonzero and k untouched.
+ * Work that sizes itself, such as a network test that runs for a time:
+ * one call runs it once and says how many operations (of what its
+ * results count) it made, at least one, and may say in *ns what one
+ * took as it timed them itself (its set-up left out; 0: the call's time
+ * over *ops).
  */
-typedef int (*pp_kview_fn)(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
-			   uint64_t iters, double gross_ns, struct pp_kside *k);
+typedef int (*pp_work_fn)(void *arg, uint64_t *ops, double *ns);
+
+/* What a traced pass runs: a counted loop, or work that counts itself. */
+struct pp_kv_job {
+	pp_loop_fn loop;		/* loop(iters, arg), iters in all */
+	uint64_t iters;
+	pp_work_fn work;		/* else work(arg, &ops) once a chunk */
+	void *arg;
+	double gross_ns;		/* untraced time of one operation */
+};
+
+/*
+ * The kernel view of a measurement (the command sets it; NULL: off).
+ * Called after the untraced samples with what they ran and its median
+ * gross time per operation (ns, the empty loop included): run it again
+ * in traced passes and fill k per operation.  0 with k filled, else
+ * nonzero and k untouched.
+ */
+typedef int (*pp_kview_fn)(struct pp_ctx *ctx, const struct pp_kv_job *job,
+			   struct pp_kside *k);
 
 struct pp_ctx {
 	struct pp_opts opts;
@@ -93,6 +111,14 @@ uint64_t pp_next_iters(uint64_t iters, uint64_t elapsed_ns, uint64_t target_ns);
  */
 void pp_kview_loop(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, uint64_t iters,
 		   double gross_ns);
+
+/*
+ * The kernel view of work that runs for a time of its own (ctx->kview;
+ * nothing when it is off): each traced chunk is one fn() call and the
+ * figures are per operation it said it made; gross_ns is the untraced
+ * time of one.  The next results reported with iterations 1 carry it.
+ */
+void pp_kview_work(struct pp_ctx *ctx, pp_work_fn fn, void *arg, double gross_ns);
 
 /* Measure the empty loop once per run (ns per iteration). */
 double pp_loop_overhead(void);

@@ -28,6 +28,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,9 @@ static int report(struct net_run *nr, const char *base, const char *suffix, cons
 	if (r) {
 		r->cpu_first = o->cpu_first;
 		r->cpu_last = o->cpu_last;
+		/* the kernel view is the test's, shown once: with its main figure */
+		if (suffix)
+			pp_kside_clear(&r->k);
 	}
 	return 0;
 }
@@ -278,8 +282,84 @@ static void note(struct net_run *nr, const char *base, const struct pp_net_out *
 		    nr->peer->name);
 }
 
-static int one_test(struct net_run *nr, const struct net_test *t, struct pp_net_out *o,
-		    struct pp_net_out *o2)
+/* Sum of one field over the intervals of o. */
+static uint64_t iv_sum(const struct pp_net_out *o, size_t off)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < o->n; i++)
+		n += *(const uint64_t *)((const char *)&o->loc[i] + off);
+	return n;
+}
+
+#define IV_SUM(o, field)	iv_sum(o, offsetof(struct pp_net_iv, field))
+
+/*
+ * What the kernel view counts per: a message of the test's size sent
+ * (TCP_STREAM, UDP_STREAM) or received (TCP_MAERTS; bidir: both ways),
+ * a transaction (RR, CRR).  All of a run's (what its trace sees), or
+ * those of its measurement window (window).
+ */
+static uint64_t ops_of(enum kind k, uint32_t size, const struct pp_net_out *o,
+		       const struct pp_net_out *o2, bool window)
+{
+	switch (k) {
+	case K_STREAM:
+		return (window ? IV_SUM(o, tx) : o->sent_bytes) / size;
+	case K_MAERTS:
+		return IV_SUM(o, rx) / size;
+	case K_BIDIR:
+		return ((window ? IV_SUM(o, tx) : o->sent_bytes) + IV_SUM(o2, rx)) / size;
+	case K_RR:
+		return IV_SUM(o, pkts);
+	case K_UDP_STREAM:
+		return window ? IV_SUM(o, pkts) : o->sent_pkts;
+	default:	/* UDP_RR, CRR: every request is in the window */
+		return o->sent_pkts;
+	}
+}
+
+/*
+ * Run req once, and its TCP_MAERTS half in a child for bidir: 0, or
+ * -errno with why filled.  *ops: all its operations (ops_of()); *ns:
+ * the time of one in its measurement window.
+ */
+static int run_once(struct net_run *nr, const struct net_test *t, const struct pp_net_req *req,
+		    struct pp_net_out *o, struct pp_net_out *o2, uint64_t *ops, double *ns,
+		    char *why, size_t whylen)
+{
+	int rfd = -1, ret, r2;
+	pid_t pid = -1;
+	uint64_t w;
+
+	if (t->kind == K_BIDIR) {
+		pid = bidir_start(nr, req, &rfd);
+		if (pid < 0) {
+			ret = -errno;
+			snprintf(why, whylen, "fork: %s", strerror(errno));
+			return ret;
+		}
+	}
+	ret = pp_net_run(nr->peer, req, o);
+	if (pid > 0) {
+		r2 = bidir_finish(nr, pid, rfd, o2);
+		if (!ret && r2) {
+			snprintf(why, whylen, "the TCP_MAERTS half failed: %s", strerror(-r2));
+			return r2;
+		}
+	}
+	if (ret) {
+		snprintf(why, whylen, "%s", o->err);
+		return ret;
+	}
+	*ops = ops_of(t->kind, req->size, o, o2, false);
+	w = ops_of(t->kind, req->size, o, o2, true);
+	*ns = w ? (double)(o->iv_ns * o->n) / (double)w : 0;
+	return 0;
+}
+
+static struct pp_net_req test_req(const struct net_run *nr, const struct net_test *t)
 {
 	bool v6 = nr->peer->af == AF_INET6;
 	struct pp_net_req req = {
@@ -287,27 +367,58 @@ static int one_test(struct net_run *nr, const struct net_test *t, struct pp_net_
 		.duration_ms = nr->dur_ms, .intervals = nr->n, .id = (uint32_t)random(),
 		.rcvbuf = t->kind == K_UDP_STREAM ? PP_NET_UDP_SOCKBUF : 0,
 	};
-	char base[PP_KEY_MAX];
-	int rfd = -1, ret;
-	pid_t pid = -1;
 
-	snprintf(base, sizeof(base), "%s-%s-%s", nr->prefix, t->name, v6 ? t->label6 : t->label);
-	if (t->kind == K_BIDIR) {
-		pid = bidir_start(nr, &req, &rfd);
-		if (pid < 0)
-			return pp_fail(nr->ctx, "%s: fork: %s", base, strerror(errno));
-	}
-	ret = pp_net_run(nr->peer, &req, o);
-	if (pid > 0) {
-		int r2 = bidir_finish(nr, pid, rfd, o2);
+	return req;
+}
 
-		if (!ret && r2)
-			return pp_fail(nr->ctx, "%s: the TCP_MAERTS half failed: %s", base,
-				       strerror(-r2));
-	}
+/*
+ * The kernel view (kernel/kview.c) of a test: each traced chunk is the
+ * test again in one interval of a twentieth of its length (50 ms at
+ * least), so two passes of three chunks add about 30% to its time.
+ */
+#define KV_DIV		20
+#define KV_MIN_MS	50
+
+struct net_kv {
+	struct net_run *nr;
+	const struct net_test *t;
+	struct pp_net_out *o, *o2;	/* scratch: the test's own are reported after */
+};
+
+static int net_kv_work(void *arg, uint64_t *ops, double *ns)
+{
+	struct net_kv *kv = arg;
+	struct pp_net_req req = test_req(kv->nr, kv->t);
+	char why[200];
+	int ret;
+
+	req.duration_ms = kv->nr->dur_ms / KV_DIV;
+	if (req.duration_ms < KV_MIN_MS)
+		req.duration_ms = KV_MIN_MS;
+	req.intervals = 1;
+	ret = run_once(kv->nr, kv->t, &req, kv->o, kv->o2, ops, ns, why, sizeof(why));
 	if (ret)
-		return pp_fail(nr->ctx, "%s (%s): %s", base, nr->peer->name, o->err);
+		pp_dbg("netperf: a traced run: %s", why);
+	return ret;
+}
+
+static int one_test(struct net_run *nr, const struct net_test *t, struct pp_net_out *o,
+		    struct pp_net_out *o2)
+{
+	struct pp_net_req req = test_req(nr, t);
+	struct net_kv kv = { nr, t, o + 1, o2 + 1 };
+	char base[PP_KEY_MAX], why[200];
+	uint64_t ops = 0;
+	double ns = 0;
+	int ret;
+
+	snprintf(base, sizeof(base), "%s-%s-%s", nr->prefix, t->name,
+		 nr->peer->af == AF_INET6 ? t->label6 : t->label);
+	ret = run_once(nr, t, &req, o, o2, &ops, &ns, why, sizeof(why));
+	if (ret)
+		return pp_fail(nr->ctx, "%s (%s): %s", base, nr->peer->name, why);
 	note(nr, base, o);
+	pp_kview_work(nr->ctx, net_kv_work, &kv, ns);
 	switch (t->kind) {
 	case K_RR:
 	case K_UDP_RR:
@@ -379,7 +490,9 @@ static int one_family(struct pp_ctx *ctx, int af, struct pp_net_out *o, struct p
 
 static int netperf_run(struct pp_ctx *ctx)
 {
-	struct pp_net_out *o = calloc(1, sizeof(*o)), *o2 = calloc(1, sizeof(*o2));
+	/* [0] the test's, [1] the kernel view's scratch */
+	struct pp_net_out *o = calloc(2, sizeof(*o)), *o2 = calloc(2, sizeof(*o2));
+	unsigned int i;
 	struct sigaction old;
 	int r4 = -1, r6 = -1;
 
@@ -392,8 +505,10 @@ static int netperf_run(struct pp_ctx *ctx)
 	r4 = one_family(ctx, AF_INET, o, o2);
 	r6 = one_family(ctx, AF_INET6, o, o2);
 	pp_sigpipe_restore(&old);
-	pp_net_out_free(o);
-	pp_net_out_free(o2);
+	for (i = 0; i < 2; i++) {
+		pp_net_out_free(&o[i]);
+		pp_net_out_free(&o2[i]);
+	}
 	free(o);
 	free(o2);
 	if (r4 < 0 || r6 < 0)

@@ -61,7 +61,8 @@ struct search {
 	struct pp_ctx *ctx;
 	const struct pp_net_peer *peer;
 	const struct mode *md;
-	struct pp_net_out *o;
+	struct pp_net_out *o, *kvo;	/* the trials', the kernel view's */
+	double kv_pps;			/* the rate the kernel view traces */
 	uint32_t size;
 	unsigned int frame, ivs, trials, invalid;
 	double max_pps;
@@ -162,6 +163,38 @@ static int validate(struct search *s, double pps, double max_loss)
 	return (int)passed;
 }
 
+/*
+ * The kernel view (kernel/kview.c) of a reported rate, per frame sent: a
+ * trial at that rate of a twentieth of a trial's length (50 ms at least)
+ * a traced chunk.  The sender is paced: the probes' cost goes into its
+ * waits, so the time per frame stays the rate's while it keeps up.
+ */
+#define KV_DIV		20
+#define KV_MIN_MS	50
+
+static int kv_trial(void *arg, uint64_t *ops, double *ns)
+{
+	struct search *s = arg;
+	struct pp_net_req req = {
+		.type = PP_NET_UDP_STREAM, .family = 4, .size = s->size,
+		.duration_ms = s->md->trial_ms / KV_DIV, .intervals = 1,
+		.rate_pps = (uint64_t)s->kv_pps, .id = (uint32_t)random(),
+		.rcvbuf = PP_NET_UDP_SOCKBUF,
+	};
+	int ret;
+
+	if (req.duration_ms < KV_MIN_MS)
+		req.duration_ms = KV_MIN_MS;
+	ret = pp_net_run(s->peer, &req, s->kvo);
+	if (ret)
+		pp_dbg("rfc2544-%u: a traced trial: %s", s->frame, s->kvo->err);
+	*ops = s->kvo->sent_pkts;
+	/* the sender's window: the trial's set-up is not a frame's time */
+	if (*ops)
+		*ns = (double)req.duration_ms * 1e6 / (double)*ops;
+	return ret;
+}
+
 static int report(struct search *s, const char *what, double pps, double max_loss,
 		  const struct valid *v)
 {
@@ -169,6 +202,8 @@ static int report(struct search *s, const char *what, double pps, double max_los
 	char key[PP_KEY_MAX];
 	struct pp_result *r;
 
+	s->kv_pps = pps;
+	pp_kview_work(s->ctx, kv_trial, s, offered > 0 ? 1e9 / offered : 0);
 	snprintf(key, sizeof(key), "rfc2544-%s-%u", what, s->frame);
 	if (pp_report(s->ctx, key, v->mbit, v->n, 1))
 		return -1;
@@ -180,6 +215,9 @@ static int report(struct search *s, const char *what, double pps, double max_los
 	snprintf(key, sizeof(key), "rfc2544-%s-%u-fps", what, s->frame);
 	if (pp_report(s->ctx, key, v->fps, v->n, 1))
 		return -1;
+	r = pp_run_find_mut(s->ctx->run, key);
+	if (r)	/* the same view: shown once, with the Mbit/s */
+		pp_kside_clear(&r->k);
 	snprintf(key, sizeof(key), "rfc2544-%s-%u-validation", what, s->frame);
 	pp_info(s->ctx, key, "%.1f Mbit/s asked, %.1f offered (%.0f frames/s of %u bytes, "
 		"UDP payload %u): loss <= %.1f%% in %u of %u validation trials; with 95%% "
@@ -309,11 +347,12 @@ static int rfc2544_run(struct pp_ctx *ctx)
 	if (ret < 0)
 		return pp_fail(ctx, "%s", why);
 	s.peer = &peer;
-	s.o = calloc(1, sizeof(*s.o));
+	s.o = calloc(2, sizeof(*s.o));
 	if (!s.o) {
 		pp_net_peer_stop(&peer);
 		return pp_fail(ctx, "out of memory");
 	}
+	s.kvo = s.o + 1;
 	pp_progress(ctx, "rfc2544: netserver %s%s; trials of %u ms, %u validation trials, search "
 		    "to %.0f%%", peer.name, peer.pid > 0 ? " (ours)" : "", s.md->trial_ms, s.md->k,
 		    s.md->res * 100);
@@ -327,6 +366,7 @@ static int rfc2544_run(struct pp_ctx *ctx)
 	}
 	pp_sigpipe_restore(&old);
 	pp_net_out_free(s.o);
+	pp_net_out_free(s.kvo);
 	free(s.o);
 	pp_net_peer_stop(&peer);
 	return ret < 0 ? -1 : any;

@@ -58,6 +58,8 @@ struct stream_set {
 	int bad_cpu;			/* the CPU a thread could not start on */
 	pthread_barrier_t bar;
 	uint64_t ns[NKERNELS][MAX_PASSES];
+	const int *cpus;		/* the CPUs of its threads */
+	unsigned int kv_k;		/* the kernel the kernel view runs */
 };
 
 struct stream_worker {
@@ -331,6 +333,7 @@ static int report_best(struct pp_ctx *ctx, const char *key, const double *v,
 	r->cpu_first = cpu_lo;
 	r->cpu_last = cpu_hi;
 	r->value = r->st.max;
+	pp_kside_clear(&r->k);	/* the kernel view is shown once, with the median's key */
 	pp_progress(ctx, "%-28s %10.4g %-5s (best of %u, avg %.4g, min %.4g)", key, r->value,
 		    r->unit, n, r->st.mean, r->st.min);
 	return 0;
@@ -338,36 +341,81 @@ static int report_best(struct pp_ctx *ctx, const char *key, const double *v,
 
 /*
  * The kernel view of kernel k (kernel/kview.c): one pass over the whole
- * arrays an iteration, in this thread.  Only for the one-thread sets: the
- * passes of the others are their workers' together.
+ * arrays an iteration.  One thread: in this one.  One per CPU: in as many
+ * threads on the same CPUs, each on its part of the arrays (the pages it
+ * first touched), started for the pass and joined after it, so the view
+ * holds what starting them costs as well.
  */
+static void *kv_worker(void *arg)
+{
+	struct stream_worker *w = arg;
+
+	run_kernel(w, w->set->kv_k);
+	return NULL;
+}
+
+static int kv_pass_mt(struct stream_set *s, struct stream_worker *w)
+{
+	unsigned int t, started = 0;
+	pthread_attr_t attr;
+	cpu_set_t one;
+	int ret = 0;
+
+	for (t = 0; t < s->nthreads && !ret; t++) {
+		w[t] = (struct stream_worker){ .set = s, .lo = part_start(s, t),
+					       .hi = part_start(s, t + 1) };
+		CPU_ZERO(&one);
+		CPU_SET(s->cpus[t], &one);
+		pthread_attr_init(&attr);
+		ret = -pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
+		if (!ret)
+			ret = -pthread_create(&w[t].tid, &attr, kv_worker, &w[t]);
+		pthread_attr_destroy(&attr);
+		if (!ret)
+			started++;
+	}
+	for (t = 0; t < started; t++)
+		pthread_join(w[t].tid, NULL);
+	return ret;
+}
+
 struct stream_kv {
-	struct stream_worker w;
-	unsigned int k;
+	struct stream_set *s;
+	struct stream_worker *w;	/* one per thread */
 };
 
 static int stream_kv_loop(uint64_t iters, void *arg)
 {
 	struct stream_kv *kv = arg;
+	int ret = 0;
 
-	while (iters-- > 0)
-		run_kernel(&kv->w, kv->k);
-	return 0;
+	while (iters-- > 0 && !ret) {
+		if (kv->s->nthreads == 1)
+			run_kernel(kv->w, kv->s->kv_k);
+		else
+			ret = kv_pass_mt(kv->s, kv->w);
+	}
+	return ret;
 }
 
 static void stream_kview(struct pp_ctx *ctx, struct stream_set *s, unsigned int k)
 {
-	struct stream_kv kv = { .w = { .set = s, .lo = 0, .hi = s->n }, .k = k };
+	struct stream_kv kv = { .s = s };
 	double ns[MAX_PASSES];
 	unsigned int p;
 
-	if (s->nthreads != 1 || s->passes < 2) {
-		pp_kview_loop(ctx, NULL, NULL, 0, 0);	/* not the last set's view */
+	pp_kview_loop(ctx, NULL, NULL, 0, 0);	/* not the last set's view */
+	if (!ctx->kview || s->passes < 2)
 		return;
-	}
+	kv.w = aligned_alloc(64, s->nthreads * sizeof(*kv.w));
+	if (!kv.w)
+		return;
+	kv.w[0] = (struct stream_worker){ .set = s, .lo = 0, .hi = s->n };
+	s->kv_k = k;
 	for (p = 1; p < s->passes; p++)
 		ns[p - 1] = (double)s->ns[k][p];
 	pp_kview_loop(ctx, stream_kv_loop, &kv, 1, pp_median(ns, s->passes - 1));
+	free(kv.w);
 }
 
 /* MB/s of each counted pass (all but the first), as stream.c. */
@@ -427,6 +475,7 @@ static int run_set(struct pp_ctx *ctx, const struct stream_mem *m, unsigned int 
 	s->a = m->map;
 	s->b = s->a + m->n;
 	s->c = s->b + m->n;
+	s->cpus = cpus;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
 	ret = run_workers(s, w, cpus);

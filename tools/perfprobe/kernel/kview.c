@@ -47,7 +47,7 @@ static struct {
 	const char *scope;
 	pid_t owner;
 	uint32_t probes;		/* PP_KT_BIT()s available */
-	char missing[320];
+	char missing[1024];	/* every probe that is not here, with why */
 	struct pp_ktrace control;	/* what an empty pass sees */
 	bool noted;			/* a pass failed: said once */
 	struct ppnl nl;
@@ -283,20 +283,17 @@ static void kv_why(int err, char *buf, size_t size)
 }
 
 /*
- * One traced pass of fn: the trace in t (pp_ktrace_free() it), the
- * loop's time per iteration in *ns (the median of its chunks) and in
- * *total (all of it).  0 or a negative errno.
+ * One traced pass of the job: the trace in t (pp_ktrace_free() it), the
+ * operations it made in *ops, its time per operation in *ns (the median
+ * of its chunks) and in *total (all of it).  0 or a negative errno.
  */
-static int traced_pass(pp_loop_fn fn, void *arg, uint64_t iters,
-		       uint32_t probes, struct pp_ktrace *t, double *ns,
-		       double *total)
+static int traced_pass(const struct pp_kv_job *job, uint32_t probes, struct pp_ktrace *t,
+		       double *ops, double *ns, double *total)
 {
-	uint64_t t0, t1;
-	int ret, stop;
-
-	uint64_t done = 0, n, sum = 0;
-	double chunk[KV_CHUNKS];
+	uint64_t t0, t1, done = 0, n, sum = 0;
+	double chunk[KV_CHUNKS], own;
 	unsigned int c, nc = 0;
+	int ret, stop;
 
 	memset(t, 0, sizeof(*t));
 	ret = kv_start(probes);
@@ -304,15 +301,32 @@ static int traced_pass(pp_loop_fn fn, void *arg, uint64_t iters,
 		return ret;
 	/*
 	 * In up to KV_CHUNKS timed chunks under one trace: the median of
-	 * their times per iteration is steadier than one timing.
+	 * their times per operation is steadier than one timing.  Work
+	 * that counts itself runs once a chunk.
 	 */
-	for (c = 0; c < KV_CHUNKS && done < iters && !ret; c++) {
-		n = c == KV_CHUNKS - 1 ? iters - done : iters / KV_CHUNKS;
-		if (!n)
-			n = iters - done;
-		t0 = pp_now_ns();
-		ret = fn(n, arg);
-		t1 = pp_now_ns();
+	for (c = 0; c < KV_CHUNKS && !ret; c++) {
+		if (job->work) {
+			n = 0;
+			own = 0;
+			t0 = pp_now_ns();
+			ret = job->work(job->arg, &n, &own);
+			t1 = pp_now_ns();
+			if (!ret && !n)
+				ret = -EINVAL;
+			if (!ret && own > 0)	/* its own timing of one */
+				t1 = t0 + (uint64_t)(own * (double)n);
+		} else {
+			if (done >= job->iters)
+				break;
+			n = c == KV_CHUNKS - 1 ? job->iters - done : job->iters / KV_CHUNKS;
+			if (!n)
+				n = job->iters - done;
+			t0 = pp_now_ns();
+			ret = job->loop(n, job->arg);
+			t1 = pp_now_ns();
+		}
+		if (ret)
+			break;
 		chunk[nc++] = (double)(t1 - t0) / (double)n;
 		sum += t1 - t0;
 		done += n;
@@ -322,6 +336,7 @@ static int traced_pass(pp_loop_fn fn, void *arg, uint64_t iters,
 		return ret;
 	if (stop)
 		return stop;
+	*ops = (double)done;
 	*ns = nc ? pp_median(chunk, nc) : 0;
 	*total = done ? (double)sum / (double)done : 0;
 	return kv_read(t);
@@ -434,29 +449,28 @@ static void pass_failed(struct pp_ctx *ctx, int err)
 		ctx->bench, why, err == -EBUSY ? "; is another trace running?" : "");
 }
 
-static int kv_loop(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, uint64_t iters,
-		   double gross_ns, struct pp_kside *k)
+static int kv_loop(struct pp_ctx *ctx, const struct pp_kv_job *job, struct pp_kside *k)
 {
-	double ops = (double)iters, ns = 0, total = 0;
+	double ops = 0, ns = 0, total = 0;
 	struct pp_ktrace t;
 	int ret = 0;
 
 	/* a benchmark's child sampling on its own: not ours to trace */
-	if (getpid() != kv.owner || !iters)
+	if (getpid() != kv.owner || (!job->work && !job->iters))
 		return -1;
 	pp_strlcpy(k->source, kv.source, sizeof(k->source));
 	k->scope = kv.scope;
 	k->missing = kv.missing[0] ? kv.missing : NULL;
 	if (kv.probes & PP_KT_BIT(PP_KT_SYSCALLS)) {
-		ret = traced_pass(fn, arg, iters, PP_KT_BIT(PP_KT_SYSCALLS), &t, &ns, &total);
+		ret = traced_pass(job, PP_KT_BIT(PP_KT_SYSCALLS), &t, &ops, &ns, &total);
 		if (!ret)
-			fill_syscalls(k, &t, ops, gross_ns, ns, total);
+			fill_syscalls(k, &t, ops, job->gross_ns, ns, total);
 		pp_ktrace_free(&t);
 	}
 	if (!ret && (kv.probes & KV_PASS2)) {
-		ret = traced_pass(fn, arg, iters, kv.probes & KV_PASS2, &t, &ns, &total);
+		ret = traced_pass(job, kv.probes & KV_PASS2, &t, &ops, &ns, &total);
 		if (!ret)
-			fill_others(k, &t, ops, gross_ns, ns);
+			fill_others(k, &t, ops, job->gross_ns, ns);
 		pp_ktrace_free(&t);
 	}
 	if (ret) {
@@ -537,6 +551,7 @@ static void kv_close(void)
 int pp_kview_setup(struct pp_ctx *ctx, enum pp_kv_mode mode)
 {
 	char kwhy[PPNL_MSG_MAX + 64] = "", bwhy[KBPF_WHY_MAX + 64] = "";
+	const struct pp_kv_job empty = { 0 };
 	double ns;
 	int err;
 
@@ -563,7 +578,7 @@ ready:
 	kv.owner = getpid();
 	atexit(kv_close);
 	/* what starting and stopping a trace is seen doing by itself */
-	err = traced_pass(NULL, NULL, 0, PP_KT_BIT(PP_KT_SYSCALLS), &kv.control, &ns, &ns);
+	err = traced_pass(&empty, PP_KT_BIT(PP_KT_SYSCALLS), &kv.control, &ns, &ns, &ns);
 	if (err) {
 		kv_why(err, kwhy, sizeof(kwhy));
 		pp_err("kernel view (%s): a trace cannot start: %s", kv.source, kwhy);

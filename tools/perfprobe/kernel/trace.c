@@ -146,7 +146,7 @@ static void child_finish(struct child *ch, bool go)
 /* --- the trace --- */
 
 static int do_trace(struct ppnl *s, char **argv, struct child *ch,
-		    struct ppnl_trace *t, bool all)
+		    struct ppnl_trace *t, uint32_t features)
 {
 	int ret, stop;
 
@@ -156,7 +156,7 @@ static int do_trace(struct ppnl *s, char **argv, struct child *ch,
 		return PP_EXIT_FAIL;
 	}
 	/* 0: every feature this kernel has */
-	ret = ppnl_trace_start(s, (uint32_t)ch->pid, all ? 0 : TRACE_KMOD_DEFAULT, NULL);
+	ret = ppnl_trace_start(s, (uint32_t)ch->pid, features, NULL);
 	if (ret) {
 		ppnl_perror(s, "trace: TRACE_START", ret);
 		child_finish(ch, false);
@@ -397,7 +397,8 @@ static void faults_print(const struct ppnl_trace *t, const char *why)
 		if (!kret)
 			pp_print_text("no latencies: %s)\n", why);
 	} else if (!kret) {
-		pp_print_text("page faults: not available on this kernel: %s\n", why);
+		pp_print_text("page faults: %s%s\n", strncmp(why, "not traced", 10) ?
+			      "not available on this kernel: " : "", why);
 	}
 	pp_print_close_object();
 }
@@ -498,12 +499,18 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
 			if (ret)
 				return ret;
 		}
-		ret = do_trace(&s, argv, &ch, &t, o.all);
+		/*
+		 * The default probes this kernel has: arm64 has no
+		 * page_fault_user tracepoint, so its faults need --all.
+		 */
+		ret = do_trace(&s, argv, &ch, &t, o.all ? 0 : TRACE_KMOD_DEFAULT & info.caps);
 		ppnl_close(&s);
 		if (ret)
 			return ret;
-		fault_why = !o.all ? "the kretprobe is not armed (--all)" :
-			    info.pgfault_reason[0] ? info.pgfault_reason : "no kretprobe";
+		fault_why = o.all ? (info.pgfault_reason[0] ? info.pgfault_reason : "no kretprobe") :
+			    info.caps & PERFPROBE_CAP_PGFAULT_TP ? "the kretprobe is not armed (--all)" :
+			    "not traced: no page_fault_user tracepoint on this kernel, and the "
+			    "handle_mm_fault kretprobe would add to the syscall times (--all arms it)";
 		copy_why = info.copy_reason[0] ? info.copy_reason : "not probeable";
 	}
 	if (t.nsys)
