@@ -489,37 +489,16 @@ char *pp_run_to_string(const struct pp_run *run)
 
 int pp_run_save(const struct pp_run *run, const char *path)
 {
-	char tmp[PATH_MAX];
-	char *s;
+	char *s = pp_run_to_string(run);
 	size_t len;
-	int fd, n, err = 0;
+	int err;
 
-	n = snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
-	if (n < 0 || (size_t)n >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	s = pp_run_to_string(run);
 	if (!s)
 		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(s);
-		return -errno;
-	}
 	len = strlen(s);
 	s[len++] = '\n';	/* json_dumps leaves room: replaces the NUL */
-	/* a full disk is a short write, then ENOSPC: say that one */
-	err = pp_write_full(fd, s, len);
-	if (!err && fsync(fd))
-		err = -errno;
+	err = pp_write_file_atomic(path, s, len);
 	free(s);
-	if (fchmod(fd, 0644) && !err)
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
 	return err;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,4 +208,30 @@ int pp_usage_err(const char *fmt, ...)
 	va_end(ap);
 	fputs(" (see 'perfprobe help')\n", stderr);
 	return PP_EXIT_USAGE;
+}
+
+int pp_write_file_atomic(const char *path, const void *buf, size_t len)
+{
+	char tmp[PATH_MAX];
+	int fd, n, err;
+
+	n = snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	/* a full disk is a short write, then ENOSPC: say that one */
+	err = pp_write_full(fd, buf, len);
+	if (!err && fsync(fd))
+		err = -errno;
+	if (fchmod(fd, 0644) && !err)
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
 }

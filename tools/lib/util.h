@@ -49,6 +49,11 @@ int pp_read_line(const char *path, char *buf, size_t size);
 /* Read or write exactly n bytes: 0, -errno, or -EPIPE at end of file. */
 int pp_read_full(int fd, void *buf, size_t n);
 int pp_write_full(int fd, const void *buf, size_t n);
+/*
+ * Write len bytes of buf as path, mode 0644, atomically: a temporary file
+ * beside it, fsync, rename.  Never a half-written path.  0 or -errno.
+ */
+int pp_write_file_atomic(const char *path, const void *buf, size_t len);
 /* The error of a short read() or write() r: -errno, or -EPIPE for EOF. */
 int pp_io_err(ssize_t r);
 

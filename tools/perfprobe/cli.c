@@ -66,6 +66,8 @@ static const struct cmd cmds[] = {
 	{ "summary", cmd_summary, "RUNS...", "lmbench tables, one row per run (files, dirs, labels, latest)", NULL },
 	{ "ls", cmd_ls, "[--kernel K] [--label L]", "list the saved runs", &ls_opts },
 	{ "compare", pp_cmd_compare, "[-t PCT] BASE NEW...", "did NEW regress against BASE? verdicts per key (files or dirs)", &pp_compare_opts },
+	{ "report", pp_cmd_report, "[--format svg] RUNS... -o OUT", "one HTML page (or SVG files) of runs: tables, curves, bars, compare", &pp_report_opts },
+	{ "export", pp_cmd_export, "--csv RUNS... [-o FILE]", "every result as a flat CSV row (key, unit, value, median, min, max, cv)", &pp_export_opts },
 	{ "kernel-view", pp_cmd_kernel_view, "status", "which kernel-view backend (perfprobe.ko, BPF) would be used; each probe: how, or why not", NULL },
 	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL },
 	{ "copy", pp_cmd_copy, "[-d DIR -s LIST]", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", &pp_copy_opts },
@@ -508,47 +510,6 @@ static int cmd_syscall(struct pp_cli *cli, int argc, char **argv)
 
 /* --- summary --- */
 
-/* Every run the words name (runsel.c), in order: 0 or an exit code. */
-static int load_named(struct pp_cli *cli, int argc, char **argv,
-		      struct pp_run **out, size_t *nout)
-{
-	struct pp_run *runs = NULL;
-	size_t n = 0, i;
-	char err[512];
-	int a, ret = 0;
-
-	for (a = 0; a < argc && !ret; a++) {
-		struct pp_runsel sel;
-		struct pp_run *more;
-
-		ret = pp_runsel_resolve(argv[a], cli->opts.results_dir, &sel);
-		if (ret)
-			break;
-		more = realloc(runs, (n + sel.n) * sizeof(*runs));
-		if (!more)
-			ret = PP_EXIT_FAIL;
-		else
-			runs = more;
-		for (i = 0; !ret && i < sel.n; i++) {
-			ret = pp_run_load(&runs[n], sel.paths[i], err, sizeof(err));
-			if (ret)
-				pp_err("%s", err);
-			else
-				n++;
-		}
-		pp_runsel_free(&sel);
-	}
-	if (ret) {
-		while (n-- > 0)
-			pp_run_free(&runs[n]);
-		free(runs);
-		return ret;
-	}
-	*out = runs;
-	*nout = n;
-	return 0;
-}
-
 static int cmd_summary(struct pp_cli *cli, int argc, char **argv)
 {
 	struct pp_run *runs;
@@ -559,7 +520,7 @@ static int cmd_summary(struct pp_cli *cli, int argc, char **argv)
 		return pp_usage_err("summary: give one or more result files, directories or labels");
 	if (cli->opts.json)
 		return pp_usage_err("summary: --json is not supported: the files already are JSON");
-	ret = load_named(cli, argc, argv, &runs, &n);
+	ret = pp_runs_load(argv, argc, cli->opts.results_dir, &runs, &n);
 	if (ret)
 		return ret;
 	if (!pp_print_tables(stdout, runs, n))

@@ -17,6 +17,10 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_kernel_view(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe compare [options] BASE NEW... (report/comparecmd.c) */
 int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv);
+/* perfprobe export --csv RUNS... (report/export.c) */
+int pp_cmd_export(struct pp_cli *cli, int argc, char **argv);
+/* perfprobe report [--format html|svg] RUNS... -o OUT (report/report.c) */
+int pp_cmd_report(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] [--quiet] */
 int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv);
 
@@ -25,5 +29,7 @@ extern const struct pp_cmd_opts pp_compare_opts;
 extern const struct pp_cmd_opts pp_timer_opts;
 extern const struct pp_cmd_opts pp_trace_opts;
 extern const struct pp_cmd_opts pp_netserver_opts;
+extern const struct pp_cmd_opts pp_export_opts;
+extern const struct pp_cmd_opts pp_report_opts;
 
 #endif /* PP_COMMANDS_H */

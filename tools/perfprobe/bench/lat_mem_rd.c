@@ -488,6 +488,25 @@ static int run_random(struct pp_ctx *ctx, struct mem *m, struct curve *cv)
 	return ret;
 }
 
+/*
+ * What the system says the caches are, beside what the curve shows (the
+ * report marks both): "L1 49152 L2 1310720 L3 ..." bytes, and where from.
+ */
+static void sys_caches_info(struct pp_ctx *ctx, const struct pp_caches *c)
+{
+	char buf[256];
+	size_t len = 0;
+	unsigned int l;
+
+	buf[0] = '\0';
+	for (l = 1; l <= c->levels && l < PP_CACHE_MAX_LEVELS && len < sizeof(buf); l++)
+		if (c->size[l])
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "L%u %zu ", l,
+						c->size[l]);
+	if (len && len < sizeof(buf))
+		pp_info(ctx, "lat_mem_rd-system-caches", "%s(bytes, from %s)", buf, c->source);
+}
+
 static int lat_mem_rd_run(struct pp_ctx *ctx)
 {
 	struct curve *cv = calloc(1, sizeof(*cv));
@@ -502,6 +521,7 @@ static int lat_mem_rd_run(struct pp_ctx *ctx)
 		goto out;
 	}
 	pp_caches_read(&m.sys);
+	sys_caches_info(ctx, &m.sys);
 	m.top = top_size(ctx, &m.sys);
 	ret = run_strides(ctx, &m, cv);
 	if (!ret)

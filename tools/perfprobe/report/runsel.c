@@ -149,3 +149,48 @@ int pp_runsel_resolve(const char *arg, const char *results_dir,
 	}
 	return from_history(arg, dir, sel);
 }
+
+int pp_runs_load(char **words, int nwords, const char *results_dir,
+		 struct pp_run **out, size_t *nout)
+{
+	struct pp_run *runs = NULL;
+	size_t n = 0, i;
+	char err[512];
+	int a, ret = 0;
+
+	for (a = 0; a < nwords && !ret; a++) {
+		struct pp_runsel sel;
+		struct pp_run *more;
+
+		ret = pp_runsel_resolve(words[a], results_dir, &sel);
+		if (ret)
+			break;
+		more = realloc(runs, (n + sel.n) * sizeof(*runs));
+		if (!more)
+			ret = PP_EXIT_FAIL;
+		else
+			runs = more;
+		for (i = 0; !ret && i < sel.n; i++) {
+			ret = pp_run_load(&runs[n], sel.paths[i], err, sizeof(err));
+			if (ret)
+				pp_err("%s", err);
+			else
+				n++;
+		}
+		pp_runsel_free(&sel);
+	}
+	if (ret) {
+		pp_runs_free(runs, n);
+		return ret;
+	}
+	*out = runs;
+	*nout = n;
+	return 0;
+}
+
+void pp_runs_free(struct pp_run *runs, size_t n)
+{
+	while (n-- > 0)
+		pp_run_free(&runs[n]);
+	free(runs);
+}

@@ -27,4 +27,12 @@ int pp_runsel_resolve(const char *arg, const char *results_dir,
 int pp_runsel_scan(const char *dir, struct pp_runsel *sel);
 void pp_runsel_free(struct pp_runsel *sel);
 
+/*
+ * Every run the words name, loaded in order into *out (pp_runs_free()
+ * it): 0, or an exit code after one line on stderr.
+ */
+int pp_runs_load(char **words, int nwords, const char *results_dir,
+		 struct pp_run **out, size_t *nout);
+void pp_runs_free(struct pp_run *runs, size_t n);
+
 #endif /* PP_RUNSEL_H */

@@ -214,7 +214,7 @@ static double size_of_suffix(const char *s)
 }
 
 /* The result for key, or for "prefix*" the one with the largest size. */
-static const struct pp_result *find_key(const struct pp_run *run, const char *key)
+const struct pp_result *pp_find_key(const struct pp_run *run, const char *key)
 {
 	const struct pp_result *best = NULL;
 	size_t len = strlen(key), i;
@@ -237,17 +237,17 @@ static const struct pp_result *find_key(const struct pp_run *run, const char *ke
 	return best;
 }
 
-static double col_value(const struct pp_run *run, const struct pp_col *c)
+double pp_col_value(const struct pp_run *run, const struct pp_col *c)
 {
 	const struct pp_result *a, *b;
 	double scale = c->scale ? c->scale : 1.0;
 
 	if (!strcmp(c->key, "=mhz"))
 		return run->meta.mhz.trusted ? run->meta.mhz.mhz : NAN;
-	a = find_key(run, c->key);
+	a = pp_find_key(run, c->key);
 	if (!c->key2)
 		return a ? a->value * scale : NAN;
-	b = find_key(run, c->key2);
+	b = pp_find_key(run, c->key2);
 	/* lmbench: "If they have no /dev/zero, use /dev/null, else average" */
 	if (a && b)
 		return (a->value + b->value) / 2.0 * scale;
@@ -256,7 +256,7 @@ static double col_value(const struct pp_run *run, const struct pp_col *c)
 	return NAN;
 }
 
-static bool table_has_data(const struct pp_table *t, const struct pp_run *runs,
+bool pp_table_has_data(const struct pp_table *t, const struct pp_run *runs,
 			   size_t nruns)
 {
 	const struct pp_col *c;
@@ -264,7 +264,7 @@ static bool table_has_data(const struct pp_table *t, const struct pp_run *runs,
 
 	for (i = 0; i < nruns; i++)
 		for (c = t->cols; c->width; c++)
-			if (strcmp(c->key, "=mhz") && isfinite(col_value(&runs[i], c)))
+			if (strcmp(c->key, "=mhz") && isfinite(pp_col_value(&runs[i], c)))
 				return true;
 	return false;
 }
@@ -292,8 +292,8 @@ static void full_name(const struct pp_meta *m, char *buf, size_t size)
  * begins the same (6.8.0-rc3-00123-g1a2b vs 6.8.0-rc3-00124-g3c4d), its
  * end, after a '~', so that the rows still differ.
  */
-static void row_name(const struct pp_run *runs, size_t nruns, size_t i,
-		     char *buf, size_t size)
+void pp_row_name(const struct pp_run *runs, size_t nruns, size_t i,
+		 char *buf, size_t size)
 {
 	char other[160];
 	size_t j, n;
@@ -348,10 +348,10 @@ static void print_table(FILE *f, const struct pp_table *t,
 		 * column goes without the system name, so that rows of
 		 * 6.1.0-57-amd64 and 6.1.0-58-amd64 still differ.
 		 */
-		row_name(runs, nruns, i, os, sizeof(os));
+		pp_row_name(runs, nruns, i, os, sizeof(os));
 		fprintf(f, "%-9.9s %*.*s", m->hostname, OS_WIDTH, OS_WIDTH, os);
 		for (c = t->cols; c->width; c++) {
-			double v = col_value(&runs[i], c);
+			double v = pp_col_value(&runs[i], c);
 
 			if (!strcmp(c->key, "=mhz") && !m->mhz.trusted)
 				snprintf(cell, sizeof(cell), "%*s", c->width, "?");
@@ -384,7 +384,7 @@ static bool matrix_row_has_data(const struct pp_run *run, const struct pp_matrix
 	return m->extra && matrix_find(run, m, row, m->extra);
 }
 
-static bool matrix_has_data(const struct pp_run *run, const struct pp_matrix *m)
+bool pp_matrix_has_data(const struct pp_run *run, const struct pp_matrix *m)
 {
 	const char *const *r;
 
@@ -447,7 +447,7 @@ int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns)
 	size_t i;
 
 	for (t = 0; t < pp_ntables; t++) {
-		if (!table_has_data(&pp_tables[t], runs, nruns))
+		if (!pp_table_has_data(&pp_tables[t], runs, nruns))
 			continue;
 		print_table(f, &pp_tables[t], runs, nruns);
 		printed++;
@@ -455,7 +455,7 @@ int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns)
 	/* Rows are items, not runs: one matrix per run. */
 	for (t = 0; t < pp_nmatrices; t++)
 		for (i = 0; i < nruns; i++) {
-			if (!matrix_has_data(&runs[i], &pp_matrices[t]))
+			if (!pp_matrix_has_data(&runs[i], &pp_matrices[t]))
 				continue;
 			print_matrix(f, &runs[i], &pp_matrices[t]);
 			printed++;

@@ -55,6 +55,15 @@ extern const unsigned int pp_nmatrices;
  */
 bool pp_fmt_cell(char *out, size_t size, double v, int width, int prec);
 
+/* The result for key, or for "prefix*" the one with the largest size. */
+const struct pp_result *pp_find_key(const struct pp_run *run, const char *key);
+/* A column's value in a run (NAN when it has none). */
+double pp_col_value(const struct pp_run *run, const struct pp_col *c);
+bool pp_table_has_data(const struct pp_table *t, const struct pp_run *runs, size_t nruns);
+bool pp_matrix_has_data(const struct pp_run *run, const struct pp_matrix *m);
+/* Run i's name in the OS column: its label, or release, told apart. */
+void pp_row_name(const struct pp_run *runs, size_t nruns, size_t i, char *buf, size_t size);
+
 /* Tables (and matrices) that have at least one value in one of the runs. */
 int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns);
 void pp_print_notes(FILE *f, const struct pp_run *runs, size_t nruns);

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# perfprobe report and export on two real --quick runs: the page is valid
+# HTML (tidy), self-contained (no script, nothing fetched), and as a
+# person sees it in a browser (headless Chromium): a screenshot that is
+# not blank, every chart there with a size, and no sideways scrolling on
+# a phone-wide window.  --format svg writes well-formed SVG files; export
+# --csv gives every result once with the figures of the JSON.
+. "$(dirname "$0")/tap.sh"
+NTESTS=19
+plan $NTESTS
+
+pp() { "$PERFPROBE" --no-save "$@"; }
+
+# usage errors: one line, exit 2
+pp report "$T_TMP/none.json" >/dev/null 2>"$T_TMP/e"
+ok $([ $? -eq 2 ] && [ "$(wc -l <"$T_TMP/e")" -eq 1 ] && grep -q -- '-o report.html' "$T_TMP/e"; echo $?) \
+	"report without -o: exit 2, one line saying -o"
+pp report --format png x -o y >/dev/null 2>"$T_TMP/e"
+ok $([ $? -eq 2 ] && grep -q "'png': say html or svg" "$T_TMP/e"; echo $?) "report --format png: exit 2"
+pp export "$T_TMP/none.json" >/dev/null 2>"$T_TMP/e"
+ok $([ $? -eq 2 ] && grep -q 'say the format: --csv' "$T_TMP/e"; echo $?) "export without --csv: exit 2"
+echo '{"format": "nothing"}' >"$T_TMP/bad.json"
+pp report "$T_TMP/bad.json" -o "$T_TMP/x.html" >/dev/null 2>"$T_TMP/e"
+rc=$?
+ok $([ $rc -eq 3 ] && [ "$(wc -l <"$T_TMP/e")" -eq 1 ] && grep -q bad.json "$T_TMP/e" &&
+	[ ! -e "$T_TMP/x.html" ]; echo $?) "not a results file: exit 3 naming it, nothing written (rc $rc)"
+
+# two real runs: the summary tables, the curve, bars of every group
+for l in base new; do
+	pp --quick --label "$l" -o "$T_TMP/$l.json" run proc ctx ipc fsvm bw mem stream \
+		>/dev/null 2>"$T_TMP/$l.err" || { rc=$?; [ $rc -eq 4 ] || echo "# run $l: exit $rc"; }
+done
+pp report "$T_TMP/base.json" "$T_TMP/new.json" -o "$T_TMP/r.html" 2>"$T_TMP/e"
+ok $? "report of two runs exits 0$(sed 's/^/ /' "$T_TMP/e")"
+R=$T_TMP/r.html
+tidy -e -q "$R" >"$T_TMP/tidy" 2>&1
+rc=$?
+ok $([ $rc -lt 2 ] && ! grep -q 'Error:' "$T_TMP/tidy"; echo $?) \
+	"tidy -e: no errors (exit $rc, $(grep -c Warning "$T_TMP/tidy") warnings)"
+ok $(! grep -qiE '<script|<link|<img|<iframe|@import|url\(' "$R" &&
+	[ "$(grep -o 'https\?://[^"]*' "$R" | sort -u)" = "http://www.w3.org/2000/svg" ]; echo $?) \
+	"self-contained: no script, no link, nothing fetched (only the SVG namespace)"
+for id in table-0 table-4 table-5; do grep -q "id=\"$id\"" "$R" || miss="$miss $id"; done
+ok $([ -z "${miss:-}" ]; echo $?) "the summary tables are there${miss:+ (missing:$miss)}"
+check "both runs are rows, the comparison has verdicts" sh -c \
+	"grep -c '<td class=\"l\">base</td>' '$R' | grep -qv '^0\$' &&
+	 grep -q 'new against base' '$R' && grep -q 'regression\\|no change\\|too noisy' '$R'"
+
+# in a browser: a script of the test's own, added to a copy, measures
+# every chart where the page lays it out
+command -v chromium >/dev/null || skip_rest "no chromium (scripts/install-deps.sh)"
+chrome() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--no-first-run --disable-dev-shm-usage --user-data-dir="$T_TMP/chrome" "$@" \
+		2>>"$T_TMP/chrome.log"
+}
+python3 -c 'import sys; p, js = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+sys.stdout.write(p.replace("</body>", "<script>" + js + "</script></body>"))' \
+	"$R" "$(dirname "$0")/report-measure.js" >"$T_TMP/m.html"
+chrome --window-size=390,800 --virtual-time-budget=3000 --dump-dom "file://$T_TMP/m.html" \
+	>"$T_TMP/dom.html"
+sed -n '/id="pp-measure"/,/<\/pre>/p' "$T_TMP/dom.html" | sed 's/<[^>]*>//g' >"$T_TMP/measure"
+sed 's/^/# /' "$T_TMP/measure" | head -20
+bad=""
+for id in memlat-0 memlat-1 bw-mem stream bw-ipc lat-proc lat-ctx lat-ipc lat-fsvm changes-1; do
+	awk -v id="$id" '$1 == "chart" && $2 == id && $3 > 100 && $4 > 50 && $5 > 0 { f = 1 }
+		END { exit !f }' "$T_TMP/measure" || bad="$bad $id"
+done
+ok $([ -z "$bad" ] && [ -s "$T_TMP/measure" ]; echo $?) \
+	"every chart laid out with a size and its bars or lines${bad:+ (bad:$bad)}"
+ok $(awk '$1 == "scroll" { f = $2 <= $3 + 1 } END { exit !f }' "$T_TMP/measure"; echo $?) \
+	"on a narrow window (390 asked; headless Chromium gives 500 at least) nothing scrolls sideways ($(grep scroll "$T_TMP/measure"))"
+# screenshots, at desktop and phone width: not blank
+for w in 1000 390; do
+	rm -f "$T_TMP/shot-$w.png"
+	chrome --window-size=$w,2400 --screenshot="$T_TMP/shot-$w.png" "file://$R" >/dev/null
+	"$(dirname "$0")/png-blank.py" "$T_TMP/shot-$w.png" "$w"
+	ok $? "screenshot at $w pixels wide: a PNG of that width, not blank"
+done
+
+# --format svg: a file a chart, each well-formed XML with its size
+pp report --format svg "$T_TMP/base.json" "$T_TMP/new.json" -o "$T_TMP/svg" 2>"$T_TMP/e"
+ok $? "report --format svg exits 0"
+n=$(ls "$T_TMP/svg"/*.svg 2>/dev/null | wc -l)
+python3 -c 'import sys, xml.etree.ElementTree as ET
+for f in sys.argv[1:]:
+    r = ET.parse(f).getroot()
+    assert r.tag == "{http://www.w3.org/2000/svg}svg", f
+    assert float(r.get("width")) > 0 and float(r.get("height")) > 0, f' "$T_TMP"/svg/*.svg
+ok $([ $? -eq 0 ] && [ "$n" -ge 10 ]; echo $?) "each of the $n SVG files parses, with a width and height"
+
+# export --csv: every result once, the JSON's figures
+pp export --csv "$T_TMP/base.json" "$T_TMP/new.json" -o "$T_TMP/all.csv" 2>"$T_TMP/e"
+ok $? "export --csv -o FILE exits 0"
+want=$(( $(jq '.results | length' "$T_TMP/base.json") + $(jq '.results | length' "$T_TMP/new.json") + 1 ))
+ok $([ "$(wc -l <"$T_TMP/all.csv")" -eq "$want" ] &&
+	head -1 "$T_TMP/all.csv" | grep -q '^label,release,date,host,key,unit,value,median,min,max,mean,cv_pct,n,noisy' ; echo $?) \
+	"the CSV: a header and one row a result ($want lines)"
+v=$(jq -r '.results[] | select(.key == "lat_syscall-null") | .value' "$T_TMP/base.json")
+c=$(awk -F, '$1 == "base" && $5 == "lat_syscall-null" { print $7 }' "$T_TMP/all.csv")
+check "lat_syscall-null: the CSV's value is the JSON's ($c vs $v)" \
+	awk -v a="$c" -v b="$v" 'BEGIN { exit !(a != "" && (a - b) ^ 2 <= (b * 1e-9) ^ 2) }'
+pp export --csv "$T_TMP/base.json" >"$T_TMP/one.csv"
+check "export to stdout: the same rows as -o for that run" sh -c \
+	"grep -c '^base,' '$T_TMP/all.csv' | grep -qx \"\$(( \$(wc -l <'$T_TMP/one.csv') - 1 ))\""

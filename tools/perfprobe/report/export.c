@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfprobe export --csv RUNS...: every result of every run as one flat
+ * CSV row (RFC 4180), the list spreadsheets and the vendor guides use:
+ *
+ *   label,release,date,host,key,unit,value,median,min,max,mean,cv_pct,n,noisy
+ *
+ * value is the headline (the median, or STREAM's best); an imported
+ * single-valued result has n 1 and empty min/max/cv.  Written to stdout,
+ * or atomically to -o FILE.  Documentation/report.rst.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "report/runsel.h"
+#include "util.h"
+
+enum { OPT_CSV = 256 };
+
+static const struct option export_longopts[] = {
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct pp_cmd_opts pp_export_opts = { "", export_longopts };
+
+/* A field, quoted when it holds a comma, a quote or a line break. */
+static void csv_str(FILE *f, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputs(last ? "\r\n" : ",", f);
+}
+
+/* A number with ten significant digits; empty when there is none. */
+static void csv_num(FILE *f, double v, bool have)
+{
+	if (have && isfinite(v))
+		fprintf(f, "%.10g", v);
+	fputc(',', f);
+}
+
+static void export_run(FILE *f, const struct pp_run *run)
+{
+	const struct pp_meta *m = &run->meta;
+	size_t i;
+
+	for (i = 0; i < run->nresults; i++) {
+		const struct pp_result *r = &run->results[i];
+		bool spread = r->nsamples > 1;
+
+		csv_str(f, m->label[0] ? m->label : m->release, false);
+		csv_str(f, m->release, false);
+		csv_str(f, m->date, false);
+		csv_str(f, m->hostname, false);
+		csv_str(f, r->key, false);
+		csv_str(f, r->unit, false);
+		csv_num(f, r->value, true);
+		csv_num(f, r->st.median, r->nsamples > 0);
+		csv_num(f, r->st.min, spread);
+		csv_num(f, r->st.max, spread);
+		csv_num(f, r->st.mean, r->nsamples > 0);
+		csv_num(f, r->st.cv_pct, spread);
+		fprintf(f, "%zu,", r->nsamples);
+		csv_str(f, r->noisy ? "yes" : "no", true);
+	}
+}
+
+int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
+{
+	struct pp_run *runs;
+	bool csv = false;
+	char *buf = NULL;
+	size_t n, len = 0, i;
+	FILE *f;
+	int ret, c;
+
+	for (c = 0; c < cli->ncopts; c++)
+		if (cli->copts[c].val == OPT_CSV)
+			csv = true;
+	if (!csv)
+		return pp_usage_err("export: say the format: --csv");
+	if (argc < 1)
+		return pp_usage_err("export: give one or more result files, directories or labels");
+	if (cli->opts.json)
+		return pp_usage_err("export: --json is not an export format: the files already are JSON");
+	ret = pp_runs_load(argv, argc, cli->opts.results_dir, &runs, &n);
+	if (ret)
+		return ret;
+	f = cli->opts.out ? open_memstream(&buf, &len) : stdout;
+	if (!f) {
+		pp_runs_free(runs, n);
+		pp_err("export: out of memory");
+		return PP_EXIT_FAIL;
+	}
+	fputs("label,release,date,host,key,unit,value,median,min,max,mean,cv_pct,n,noisy\r\n", f);
+	for (i = 0; i < n; i++)
+		export_run(f, &runs[i]);
+	pp_runs_free(runs, n);
+	if (f == stdout)
+		return fflush(stdout) ? PP_EXIT_FAIL : 0;
+	if (fclose(f)) {
+		free(buf);
+		pp_err("export: out of memory");
+		return PP_EXIT_FAIL;
+	}
+	ret = pp_write_file_atomic(cli->opts.out, buf, len);
+	free(buf);
+	if (ret) {
+		pp_err("export: cannot write %s: %s", cli->opts.out, strerror(-ret));
+		return PP_EXIT_FAIL;
+	}
+	return 0;
+}

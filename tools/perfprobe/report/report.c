@@ -1,0 +1,1216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfprobe report RUNS... -o report.html: one self-contained HTML page
+ * (inline CSS and SVG, nothing fetched, no script) of the runs given:
+ * their machines and kernels, the comparability warnings, the LMBench
+ * summary tables with the runs as rows, the memory-latency curve, bars
+ * of bandwidths and latencies with their spread, and with two or more
+ * runs each against the first: the compare verdicts, a chart of the
+ * changes and the kernel-view deltas; the copy sweep and timer lateness
+ * where given.  --format svg writes the charts as SVG files into the
+ * directory -o names instead.  Documentation/report.rst.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "report/compare.h"
+#include "report/runsel.h"
+#include "report/summary.h"
+#include "report/svg.h"
+#include "util.h"
+
+#define MAX_TIMER_BUCKETS	64
+#define MAX_CHANGE_ROWS		40	/* the chart; the table has every key */
+
+enum { OPT_FORMAT = 'f' };
+
+static const struct option report_longopts[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct pp_cmd_opts pp_report_opts = { "f:", report_longopts };
+
+/* A `perfprobe timer --json` document: its lateness histogram. */
+struct timer_doc {
+	char name[256];
+	double period_ns, count;
+	size_t nb;
+	double from[MAX_TIMER_BUCKETS], to[MAX_TIMER_BUCKETS], n[MAX_TIMER_BUCKETS];
+};
+
+struct report {
+	const struct pp_run *runs;
+	size_t n;
+	const struct timer_doc *timers;
+	size_t ntimers;
+	FILE *f;		/* the page (HTML) */
+	const char *svgdir;	/* --format svg: the charts go here instead */
+	unsigned int charts;
+	int err;
+};
+
+static const char *run_name(const struct pp_run *r)
+{
+	return r->meta.label[0] ? r->meta.label : r->meta.release;
+}
+
+/* --- charts: inline, or a file each --- */
+
+/* A chart written by fn into the page, or as <svgdir>/<id>.svg. */
+static void chart(struct report *rp, const char *id, const char *caption,
+		  int (*fn)(FILE *f, const void *arg), const void *arg)
+{
+	char *buf = NULL, path[4096];
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ret;
+
+	if (!m) {
+		rp->err = -ENOMEM;
+		return;
+	}
+	ret = fn(m, arg);
+	if (fclose(m))
+		ret = -ENOMEM;
+	if (ret) {		/* nothing to draw: no chart */
+		free(buf);
+		if (ret != -EINVAL)
+			rp->err = ret;
+		return;
+	}
+	rp->charts++;
+	if (rp->svgdir) {
+		snprintf(path, sizeof(path), "%s/%s.svg", rp->svgdir, id);
+		ret = pp_write_file_atomic(path, buf, len);
+		if (ret && !rp->err)
+			rp->err = ret;
+	} else {
+		fputs("<figure>\n", rp->f);
+		fwrite(buf, 1, len, rp->f);
+		fputs("<figcaption>", rp->f);
+		pp_html_esc(rp->f, caption);
+		fputs("</figcaption>\n</figure>\n", rp->f);
+	}
+	free(buf);
+}
+
+/* --- the page --- */
+
+static const char css[] =
+	"body{font-family:'DejaVu Sans',sans-serif;margin:0 auto;max-width:980px;"
+	"padding:0 12px;color:#222;line-height:1.4}\n"
+	"h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:1.6em}\n"
+	".scroll{overflow-x:auto}\n"
+	"table{border-collapse:collapse;margin:.6em 0;font-size:.85em}\n"
+	"th,td{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap}\n"
+	"th{background:#f2f2f2}td.l,th.l{text-align:left}\n"
+	"caption{text-align:left;font-weight:bold;padding:4px 0}\n"
+	"figure{margin:1em 0}svg.chart{max-width:100%;height:auto;display:block}\n"
+	"figcaption{font-size:.85em;color:#555}\n"
+	".warn{background:#fff4e0;border-left:4px solid #E69F00;padding:4px 10px}\n"
+	".regression{color:#b33c00;font-weight:bold}.improvement{color:#00734f}\n"
+	".noisy{color:#a36b00}\n"
+	"@media print{body{max-width:none}figure,table{page-break-inside:avoid}"
+	".scroll{overflow:visible}}\n";
+
+static void head(struct report *rp)
+{
+	FILE *f = rp->f;
+	size_t i;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>perfprobe report: ", f);
+	for (i = 0; i < rp->n; i++) {
+		pp_html_esc(f, run_name(&rp->runs[i]));
+		if (i + 1 < rp->n)
+			fputs(" vs ", f);
+	}
+	if (!rp->n)
+		fputs("timer", f);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>perfprobe report</h1>\n",
+		css);
+}
+
+static void td(FILE *f, const char *cls, const char *s)
+{
+	fprintf(f, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+	pp_html_esc(f, s);
+	fputs("</td>", f);
+}
+
+static void th(FILE *f, const char *cls, const char *s)
+{
+	fprintf(f, "<th%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+	pp_html_esc(f, s);
+	fputs("</th>", f);
+}
+
+static void facts(struct report *rp)
+{
+	FILE *f = rp->f;
+	char buf[256];
+	size_t i;
+
+	fputs("<section id=\"runs\">\n<h2>Runs</h2>\n<div class=\"scroll\"><table>\n"
+	      "<thead><tr>", f);
+	th(f, "l", "run");
+	th(f, "l", "kernel");
+	th(f, "l", "host");
+	th(f, "l", "CPU");
+	th(f, NULL, "CPUs");
+	th(f, NULL, "memory");
+	th(f, NULL, "MHz");
+	th(f, "l", "date (UTC)");
+	th(f, "l", "mode, samples, pinning");
+	th(f, NULL, "results");
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (i = 0; i < rp->n; i++) {
+		const struct pp_meta *m = &rp->runs[i].meta;
+
+		fputs("<tr>", f);
+		td(f, "l", run_name(&rp->runs[i]));
+		snprintf(buf, sizeof(buf), "%s %s (%s)", m->sysname, m->release, m->machine);
+		td(f, "l", buf);
+		td(f, "l", m->hostname);
+		td(f, "l", m->cpu_model);
+		snprintf(buf, sizeof(buf), "%d", m->online_cpus);
+		td(f, NULL, buf);
+		snprintf(buf, sizeof(buf), "%.1f GiB", (double)m->mem_bytes / (1 << 30));
+		td(f, NULL, buf);
+		if (m->mhz.mhz > 0)
+			snprintf(buf, sizeof(buf), "%.0f%s", m->mhz.mhz, m->mhz.trusted ? "" : "?");
+		else
+			snprintf(buf, sizeof(buf), "-");
+		td(f, NULL, buf);
+		td(f, "l", m->date);
+		if (m->pin_cpu >= 0)
+			snprintf(buf, sizeof(buf), "%s, %u, CPU %d", m->mode, m->samples, m->pin_cpu);
+		else
+			snprintf(buf, sizeof(buf), "%s, %u, not pinned", m->mode, m->samples);
+		td(f, "l", buf);
+		snprintf(buf, sizeof(buf), "%zu (%zu skipped, %zu failed)", rp->runs[i].nresults,
+			 rp->runs[i].nskips, rp->runs[i].nfails);
+		td(f, NULL, buf);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+	for (i = 0; i < rp->n; i++) {
+		const struct pp_run *r = &rp->runs[i];
+		size_t k;
+
+		if (!r->nskips && !r->nfails)
+			continue;
+		fputs("<details><summary>", f);
+		pp_html_esc(f, run_name(r));
+		fprintf(f, ": %zu not measured</summary>\n<ul>\n", r->nskips + r->nfails);
+		for (k = 0; k < r->nskips + r->nfails; k++) {
+			const struct pp_skip *s = k < r->nskips ? &r->skips[k] :
+						  &r->fails[k - r->nskips];
+
+			fputs("<li>", f);
+			pp_html_esc(f, s->name);
+			fputs(k < r->nskips ? " (skipped): " : " (failed): ", f);
+			pp_html_esc(f, s->reason);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul></details>\n", f);
+	}
+	if (rp->n >= 2) {
+		struct pp_cmp_warn *w = NULL;
+		size_t nw = 0, j;
+
+		for (i = 1; i < rp->n; i++) {
+			if (pp_cmp_warnings(&rp->runs[0], 1, &rp->runs[i], 1, PP_CMP_MHZ_TOL_PCT,
+					    &w, &nw))
+				continue;
+			if (nw) {
+				fputs("<div class=\"warn\"><p>", f);
+				pp_html_esc(f, run_name(&rp->runs[i]));
+				fputs(" and ", f);
+				pp_html_esc(f, run_name(&rp->runs[0]));
+				fprintf(f, " differ in %zu fact%s that can change the figures:</p>"
+					"<ul>\n", nw, nw == 1 ? "" : "s");
+				for (j = 0; j < nw; j++) {
+					fputs("<li>", f);
+					pp_html_esc(f, w[j].fact);
+					fputs(": ", f);
+					pp_html_esc(f, w[j].base[0] ? w[j].base : "(none)");
+					fputs(" vs ", f);
+					pp_html_esc(f, w[j].new[0] ? w[j].new : "(none)");
+					fputs("</li>\n", f);
+				}
+				fputs("</ul></div>\n", f);
+			}
+			free(w);
+			w = NULL;
+		}
+	}
+	fputs("</section>\n", f);
+}
+
+/* --- the summary tables --- */
+
+static void summary_tables(struct report *rp)
+{
+	FILE *f = rp->f;
+	char cell[64], name[160], h[64];
+	unsigned int t;
+	size_t i, r;
+	bool any = false;
+
+	for (t = 0; t < pp_ntables; t++) {
+		const struct pp_table *tb = &pp_tables[t];
+		const struct pp_col *c;
+
+		if (!pp_table_has_data(tb, rp->runs, rp->n))
+			continue;
+		if (!any)
+			fputs("<section id=\"summary\">\n<h2>Summary tables</h2>\n", f);
+		any = true;
+		fprintf(f, "<div class=\"scroll\"><table id=\"table-%u\">\n<caption>", t);
+		pp_html_esc(f, tb->title);
+		fputs("</caption>\n<thead><tr>", f);
+		th(f, "l", "Host");
+		th(f, "l", "OS");
+		for (c = tb->cols; c->width; c++) {
+			snprintf(h, sizeof(h), "%s %s", c->h1, c->h2);
+			th(f, NULL, h);
+		}
+		fputs("</tr></thead>\n<tbody>\n", f);
+		for (i = 0; i < rp->n; i++) {
+			fputs("<tr>", f);
+			td(f, "l", rp->runs[i].meta.hostname);
+			pp_row_name(rp->runs, rp->n, i, name, sizeof(name));
+			td(f, "l", name);
+			for (c = tb->cols; c->width; c++) {
+				double v = pp_col_value(&rp->runs[i], c);
+
+				pp_fmt_cell(cell, sizeof(cell), v, c->width + 2, c->prec);
+				td(f, NULL, cell);
+			}
+			fputs("</tr>\n", f);
+		}
+		fputs("</tbody></table></div>\n", f);
+	}
+	for (t = 0; t < pp_nmatrices; t++) {
+		const struct pp_matrix *m = &pp_matrices[t];
+
+		for (i = 0; i < rp->n; i++) {
+			const char *const *row, *const *col;
+
+			if (!pp_matrix_has_data(&rp->runs[i], m))
+				continue;
+			if (!any)
+				fputs("<section id=\"summary\">\n<h2>Summary tables</h2>\n", f);
+			any = true;
+			fputs("<div class=\"scroll\"><table>\n<caption>", f);
+			pp_html_esc(f, m->title);
+			fputs(": ", f);
+			pp_html_esc(f, run_name(&rp->runs[i]));
+			fputs("</caption>\n<thead><tr>", f);
+			th(f, "l", "");
+			for (col = m->cols; *col; col++) {
+				snprintf(h, sizeof(h), m->col_head, *col);
+				th(f, NULL, h);
+			}
+			fputs("</tr></thead>\n<tbody>\n", f);
+			for (row = m->rows; *row; row++) {
+				bool have = false;
+
+				for (col = m->cols; *col; col++) {
+					snprintf(name, sizeof(name), "%s-%s-%s", m->prefix, *row, *col);
+					have |= pp_run_find(&rp->runs[i], name) != NULL;
+				}
+				if (!have)
+					continue;
+				fputs("<tr>", f);
+				td(f, "l", *row);
+				for (col = m->cols, r = 0; *col; col++, r++) {
+					const struct pp_result *res;
+
+					snprintf(name, sizeof(name), "%s-%s-%s", m->prefix, *row, *col);
+					res = pp_run_find(&rp->runs[i], name);
+					if (res)
+						snprintf(cell, sizeof(cell), "%.*f", m->prec, res->value);
+					else
+						cell[0] = '\0';
+					td(f, NULL, cell);
+				}
+				fputs("</tr>\n", f);
+			}
+			fputs("</tbody></table></div>\n", f);
+		}
+	}
+	if (any)
+		fputs("</section>\n", f);
+}
+
+/* --- the memory-latency curve --- */
+
+#define MAX_CURVES	16
+#define MAX_POINTS	128
+
+struct curve {
+	char name[96];
+	double x[MAX_POINTS], y[MAX_POINTS];
+	size_t n;
+};
+
+struct memlat {
+	char title[200], id[32];
+	struct curve c[MAX_CURVES];
+	size_t nc;
+	struct pp_svg_mark mark[16];
+	char label[16][48];
+	size_t nm;
+};
+
+/* "4096", "16k": bytes; -1 when it is not a size. */
+static double key_size(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || v < 0)
+		return -1;
+	if (*end == 'k')
+		v *= 1024, end++;
+	else if (*end == 'm')
+		v *= 1024 * 1024, end++;
+	return *end ? -1 : v;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+static void curve_sort(struct curve *c)
+{
+	double p[MAX_POINTS][2];
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		p[i][0] = c->x[i];
+		p[i][1] = c->y[i];
+	}
+	qsort(p, c->n, sizeof(p[0]), cmp_point);
+	for (i = 0; i < c->n; i++) {
+		c->x[i] = p[i][0];
+		c->y[i] = p[i][1];
+	}
+}
+
+static int memlat_draw(FILE *f, const void *arg)
+{
+	const struct memlat *ml = arg;
+	struct pp_svg_series s[MAX_CURVES];
+	struct pp_svg_axes a = {
+		.id = ml->id, .title = ml->title, .xlabel = "array size (bytes, log scale)",
+		.ylabel = "load latency, ns (log scale)", .xbytes = true, .ylog = true,
+	};
+	size_t i;
+
+	for (i = 0; i < ml->nc; i++)
+		s[i] = (struct pp_svg_series){ ml->c[i].name, ml->c[i].x, ml->c[i].y, ml->c[i].n,
+					       !strncmp(ml->c[i].name, "random", 6) };
+	return pp_svg_lines(f, &a, s, ml->nc, ml->mark, ml->nm);
+}
+
+/* 49152 -> "48K", 16777216 -> "16M" */
+static void size_name(char *buf, size_t size, double b)
+{
+	if (b >= 1 << 20 && fmod(b, 1 << 20) == 0)
+		snprintf(buf, size, "%.0fM", b / (1 << 20));
+	else if (b >= 1 << 10)
+		snprintf(buf, size, "%.0fK", b / (1 << 10));
+	else
+		snprintf(buf, size, "%.0f", b);
+}
+
+static void memlat_marks(struct memlat *ml, const struct pp_run *run)
+{
+	const char *sys = pp_run_find_info(run, "lat_mem_rd-system-caches"), *p;
+	char key[PP_KEY_MAX], sz[32];
+	unsigned int l;
+
+	for (l = 1; l <= 3 && ml->nm < ARRAY_SIZE(ml->mark); l++) {
+		const struct pp_result *r;
+
+		snprintf(key, sizeof(key), "lat_mem_rd-detected-l%u-bytes", l);
+		r = pp_run_find(run, key);
+		if (!r || !(r->value > 0))
+			continue;
+		size_name(sz, sizeof(sz), r->value);
+		snprintf(ml->label[ml->nm], sizeof(ml->label[0]), "L%u %s", l, sz);
+		ml->mark[ml->nm] = (struct pp_svg_mark){ r->value, ml->label[ml->nm], false };
+		ml->nm++;
+	}
+	/* "L1 49152 L2 1310720 ... (bytes, from sysfs)" */
+	for (p = sys; p && (p = strchr(p, 'L')) && ml->nm < ARRAY_SIZE(ml->mark); p++) {
+		unsigned int lv;
+		double b;
+
+		if (sscanf(p, "L%u %lf", &lv, &b) != 2 || !(b > 0))
+			continue;
+		size_name(sz, sizeof(sz), b);
+		snprintf(ml->label[ml->nm], sizeof(ml->label[0]), "sys L%u %s", lv, sz);
+		ml->mark[ml->nm] = (struct pp_svg_mark){ b, ml->label[ml->nm], true };
+		ml->nm++;
+	}
+}
+
+static void memlat(struct report *rp)
+{
+	struct memlat *ml = calloc(1, sizeof(*ml));
+	bool any = false;
+	size_t i, k;
+
+	if (!ml) {
+		rp->err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < rp->n; i++) {
+		const struct pp_run *run = &rp->runs[i];
+
+		memset(ml, 0, sizeof(*ml));
+		for (k = 0; k < run->nresults; k++) {
+			const struct pp_result *r = &run->results[k];
+			const char *p = r->key + strlen("lat_mem_rd-"), *sz;
+			char name[96];
+			bool random = false;
+			unsigned int stride;
+			size_t c;
+			double x;
+
+			if (strncmp(r->key, "lat_mem_rd-", 11))
+				continue;
+			if (!strncmp(p, "random-", 7)) {
+				random = true;
+				p += 7;
+			}
+			sz = strstr(p, "-sz");
+			if (sscanf(p, "stride%u", &stride) != 1 || !sz)
+				continue;
+			x = key_size(sz + 3);
+			if (x <= 0)
+				continue;
+			snprintf(name, sizeof(name), "%sstride %u", random ? "random, " : "", stride);
+			for (c = 0; c < ml->nc && strcmp(ml->c[c].name, name); c++)
+				;
+			if (c == ml->nc) {
+				if (ml->nc == MAX_CURVES)
+					continue;
+				snprintf(ml->c[ml->nc++].name, sizeof(ml->c[0].name), "%s", name);
+			}
+			if (ml->c[c].n < MAX_POINTS) {
+				ml->c[c].x[ml->c[c].n] = x;
+				ml->c[c].y[ml->c[c].n++] = r->value;
+			}
+		}
+		if (!ml->nc)
+			continue;
+		for (k = 0; k < ml->nc; k++)
+			curve_sort(&ml->c[k]);
+		memlat_marks(ml, run);
+		if (!any)
+			fputs("<section id=\"memlat\">\n<h2>Memory latency</h2>\n", rp->f);
+		any = true;
+		snprintf(ml->title, sizeof(ml->title), "lat_mem_rd: %s", run_name(run));
+		snprintf(ml->id, sizeof(ml->id), "memlat-%zu", i);
+		chart(rp, ml->id, "Load latency against the array size, one line per stride (random: "
+		      "a random walk of the lines); the plateaus are the cache levels, the "
+		      "dashed lines where the curve's plateaus end, the dotted ones the cache "
+		      "sizes the system reports.", memlat_draw, ml);
+	}
+	if (any)
+		fputs("</section>\n", rp->f);
+	free(ml);
+}
+
+/* --- bars: a key per category, a run per series --- */
+
+struct bars {
+	const char *title, *unit;
+	const char *cats[64];
+	char catbuf[64][PP_KEY_MAX];
+	size_t ncat;
+	const char *ser[16];
+	double v[64 * 16], lo[64 * 16], hi[64 * 16];
+	size_t nser;
+	char id[48];
+};
+
+static int bars_draw(FILE *f, const void *arg)
+{
+	const struct bars *b = arg;
+	struct pp_svg_bars sb = {
+		.id = b->id, .title = b->title, .unit = b->unit, .cats = b->cats,
+		.ncat = b->ncat, .series = b->ser, .nser = b->nser, .v = b->v, .lo = b->lo,
+		.hi = b->hi,
+	};
+
+	return pp_svg_bars(f, &sb);
+}
+
+/* A category of the keys (a "prefix*" takes the largest size) in unit. */
+static void bars_add(struct bars *b, const struct report *rp, const char *key,
+		     const char *label, const char *unit)
+{
+	size_t i, c = b->ncat;
+	bool any = false;
+
+	if (c == ARRAY_SIZE(b->cats))
+		return;
+	for (i = 0; i < b->nser; i++) {
+		const struct pp_result *r = pp_find_key(&rp->runs[i], key);
+		size_t k = c * b->nser + i;
+
+		b->v[k] = b->lo[k] = b->hi[k] = NAN;
+		if (!r || strcmp(r->unit, unit) || !isfinite(r->value))
+			continue;
+		b->v[k] = r->value;
+		if (r->nsamples > 1) {
+			b->lo[k] = r->st.min;
+			b->hi[k] = r->st.max;
+		}
+		any = true;
+		if (!label && key[strlen(key) - 1] == '*')
+			label = r->key;
+	}
+	if (!any)
+		return;
+	snprintf(b->catbuf[c], sizeof(b->catbuf[0]), "%s", label ? label : key);
+	b->cats[c] = b->catbuf[c];
+	b->ncat++;
+}
+
+static void bars_chart(struct report *rp, struct bars *b, const char *id, const char *caption)
+{
+	if (!b->ncat)
+		return;
+	snprintf(b->id, sizeof(b->id), "%s", id);
+	chart(rp, id, caption, bars_draw, b);
+}
+
+static struct bars *bars_new(struct report *rp, const char *title, const char *unit)
+{
+	struct bars *b = calloc(1, sizeof(*b));
+	size_t i;
+
+	if (!b) {
+		rp->err = -ENOMEM;
+		return NULL;
+	}
+	b->title = title;
+	b->unit = unit;
+	b->nser = rp->n < ARRAY_SIZE(b->ser) ? rp->n : ARRAY_SIZE(b->ser);
+	for (i = 0; i < b->nser; i++)
+		b->ser[i] = run_name(&rp->runs[i]);
+	return b;
+}
+
+/* bw_mem's kinds, in lmbench's order; the largest size each. */
+static const char *const bw_kinds[] = {
+	"rd", "wr", "rdwr", "cp", "fcp", "frd", "fwr", "bcopy", "bzero",
+};
+
+static const char *const stream_keys[] = {
+	"stream-copy", "stream-scale", "stream-add", "stream-triad",
+	"stream-copy-mt", "stream-scale-mt", "stream-add-mt", "stream-triad-mt",
+};
+
+static void bandwidth(struct report *rp)
+{
+	struct bars *b;
+	char key[PP_KEY_MAX];
+	unsigned int i;
+	bool open = false;
+
+	if (!rp->n)
+		return;
+	b = bars_new(rp, "bw_mem: memory bandwidth by kind (largest size)", "MB/s");
+	if (!b)
+		return;
+	for (i = 0; i < ARRAY_SIZE(bw_kinds); i++) {
+		snprintf(key, sizeof(key), "bw_mem-%s-*", bw_kinds[i]);
+		bars_add(b, rp, key, NULL, "MB/s");
+	}
+	if (b->ncat) {
+		fputs("<section id=\"bandwidth\">\n<h2>Bandwidth</h2>\n", rp->f);
+		open = true;
+	}
+	bars_chart(rp, b, "bw-mem", "MB/s (10^6 bytes a second) of each kind at its largest "
+		   "size; whiskers: the samples' min..max.");
+	free(b);
+	b = bars_new(rp, "STREAM (one thread; -mt: one per CPU)", "MB/s");
+	if (!b)
+		return;
+	for (i = 0; i < ARRAY_SIZE(stream_keys); i++)
+		bars_add(b, rp, stream_keys[i], NULL, "MB/s");
+	if (b->ncat && !open) {
+		fputs("<section id=\"bandwidth\">\n<h2>Bandwidth</h2>\n", rp->f);
+		open = true;
+	}
+	bars_chart(rp, b, "stream", "The median of the counted passes; whiskers: min..max "
+		   "(STREAM's own headline is the best, the _best keys).");
+	free(b);
+	b = bars_new(rp, "Local communication and file bandwidth", "MB/s");
+	if (!b)
+		return;
+	bars_add(b, rp, "bw_pipe", NULL, "MB/s");
+	bars_add(b, rp, "bw_unix", NULL, "MB/s");
+	bars_add(b, rp, "bw_tcp", NULL, "MB/s");
+	bars_add(b, rp, "bw_file_rd-io-*", NULL, "MB/s");
+	bars_add(b, rp, "bw_mmap_rd-mo-*", NULL, "MB/s");
+	if (b->ncat && !open) {
+		fputs("<section id=\"bandwidth\">\n<h2>Bandwidth</h2>\n", rp->f);
+		open = true;
+	}
+	bars_chart(rp, b, "bw-ipc", "Pipe, AF_UNIX and TCP stream bandwidth, file and mmap "
+		   "reread; whiskers: min..max.");
+	free(b);
+	if (open)
+		fputs("</section>\n", rp->f);
+}
+
+/* Each of the first four summary tables, as bars of its keys. */
+static void latency(struct report *rp)
+{
+	static const char *const ids[] = { "lat-proc", "lat-ctx", "lat-ipc", "lat-fsvm" };
+	bool open = false;
+	unsigned int t;
+
+	for (t = 0; t < ARRAY_SIZE(ids) && t < pp_ntables; t++) {
+		const struct pp_col *c;
+		struct bars *b = bars_new(rp, pp_tables[t].title, "microseconds");
+
+		if (!b)
+			return;
+		for (c = pp_tables[t].cols; c->width; c++) {
+			if (!strcmp(c->key, "=mhz"))
+				continue;
+			bars_add(b, rp, c->key, NULL, "us");
+			if (c->key2)
+				bars_add(b, rp, c->key2, NULL, "us");
+		}
+		if (b->ncat && !open) {
+			fputs("<section id=\"latency\">\n<h2>Latency</h2>\n", rp->f);
+			open = true;
+		}
+		bars_chart(rp, b, ids[t], "The median; whiskers: the samples' min..max.  Shorter "
+			   "is better.");
+		free(b);
+	}
+	if (open)
+		fputs("</section>\n", rp->f);
+}
+
+/* --- compare: each run against the first --- */
+
+struct changes {
+	char title[320], id[32];
+	const char *keys[MAX_CHANGE_ROWS];
+	double pct[MAX_CHANGE_ROWS], lo[MAX_CHANGE_ROWS], hi[MAX_CHANGE_ROWS];
+	char cls[MAX_CHANGE_ROWS];
+	size_t n;
+};
+
+static int changes_draw(FILE *f, const void *arg)
+{
+	const struct changes *c = arg;
+
+	return pp_svg_changes(f, c->id, c->title, c->keys, c->pct, c->lo, c->hi, c->cls, c->n);
+}
+
+struct cmp_row {
+	const struct pp_cmp_pool *p;
+	struct pp_cmp_stat st;
+	bool ok;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct cmp_row *x = a, *y = b;
+
+	if (x->ok != y->ok)
+		return x->ok ? -1 : 1;
+	return x->ok ? pp_cmp_order(&x->st, x->p->dir, &y->st, y->p->dir) : 0;
+}
+
+static char verdict_cls(enum pp_verdict v)
+{
+	return v == PP_VERDICT_REGRESSION ? 'r' : v == PP_VERDICT_IMPROVEMENT ? 'i' :
+	       v == PP_VERDICT_NOISY ? 'n' : 's';
+}
+
+static void fmt_v(char *buf, size_t size, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, size, "%.4g", v);
+	else
+		snprintf(buf, size, "-");
+}
+
+/* The kernel view of a key on both sides, where both have one. */
+static void kernel_deltas(FILE *f, const struct cmp_row *rows, size_t n)
+{
+	static const struct { const char *name; size_t off; } fld[] = {
+		{ "syscalls/op", offsetof(struct pp_kside, syscalls_per_op) },
+		{ "kernel ns/op", offsetof(struct pp_kside, kernel_ns_per_op) },
+		{ "faults/op", offsetof(struct pp_kside, faults_per_op) },
+		{ "switches/op", offsetof(struct pp_kside, switches_per_op) },
+		{ "bytes copied/op", offsetof(struct pp_kside, copy_bytes_per_op) },
+	};
+	char buf[64];
+	size_t i, k, shown = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct pp_kside *a = &rows[i].p->base_k, *b = &rows[i].p->new_k;
+
+		if (!rows[i].ok || !a->source[0] || !b->source[0])
+			continue;
+		if (!shown++) {
+			fputs("<div class=\"scroll\"><table>\n<caption>Kernel view, base &#8594; "
+			      "new (per operation; traced passes after the samples)</caption>\n"
+			      "<thead><tr>", f);
+			th(f, "l", "key");
+			for (k = 0; k < ARRAY_SIZE(fld); k++)
+				th(f, NULL, fld[k].name);
+			fputs("</tr></thead>\n<tbody>\n", f);
+		}
+		fputs("<tr>", f);
+		td(f, "l", rows[i].p->key);
+		for (k = 0; k < ARRAY_SIZE(fld); k++) {
+			double x = *(const double *)((const char *)a + fld[k].off);
+			double y = *(const double *)((const char *)b + fld[k].off);
+			char bx[24], by[24];
+
+			fmt_v(bx, sizeof(bx), x);
+			fmt_v(by, sizeof(by), y);
+			snprintf(buf, sizeof(buf), "%s \xe2\x86\x92 %s", bx, by);
+			td(f, NULL, buf);
+		}
+		fputs("</tr>\n", f);
+	}
+	if (shown)
+		fputs("</tbody></table></div>\n", f);
+}
+
+static void compare_one(struct report *rp, size_t j, struct changes *ch)
+{
+	const struct pp_run *base = &rp->runs[0], *nw = &rp->runs[j];
+	struct pp_cmp_pool *pool = NULL;
+	struct cmp_row *rows;
+	size_t np = 0, i, nr = 0, counts[4] = { 0 };
+	FILE *f = rp->f;
+	char buf[96];
+
+	if (pp_cmp_pool(base, 1, nw, 1, &pool, &np)) {
+		rp->err = -ENOMEM;
+		return;
+	}
+	rows = calloc(np ? np : 1, sizeof(*rows));
+	if (!rows) {
+		pp_cmp_pool_free(pool, np);
+		rp->err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < np; i++) {
+		if (pool[i].conflict || !pool[i].nbase || !pool[i].nnew)
+			continue;
+		rows[nr].p = &pool[i];
+		rows[nr].ok = !pp_cmp_runs(&pool[i], PP_CMP_THRESHOLD_PCT, PP_CMP_RUN_NOISE_PCT,
+					   &rows[nr].st);
+		if (rows[nr].ok)
+			counts[rows[nr].st.verdict]++;
+		nr++;
+	}
+	qsort(rows, nr, sizeof(*rows), cmp_rows);
+	fputs("<h3>", f);
+	pp_html_esc(f, run_name(nw));
+	fputs(" against ", f);
+	pp_html_esc(f, run_name(base));
+	fprintf(f, "</h3>\n<p>%zu keys in both: <span class=\"regression\">%zu regression%s"
+		"</span>, <span class=\"improvement\">%zu improvement%s</span>, <span "
+		"class=\"noisy\">%zu too noisy to tell</span>, %zu without a real change "
+		"(threshold %.0f%%, 95%% intervals, run-to-run noise %.0f%% assumed where a "
+		"side has one run).</p>\n", nr, counts[PP_VERDICT_REGRESSION],
+		counts[PP_VERDICT_REGRESSION] == 1 ? "" : "s", counts[PP_VERDICT_IMPROVEMENT],
+		counts[PP_VERDICT_IMPROVEMENT] == 1 ? "" : "s", counts[PP_VERDICT_NOISY],
+		counts[PP_VERDICT_SAME], PP_CMP_THRESHOLD_PCT, PP_CMP_RUN_NOISE_PCT);
+	memset(ch, 0, sizeof(*ch));
+	for (i = 0; i < nr && ch->n < MAX_CHANGE_ROWS; i++) {
+		if (!rows[i].ok)
+			continue;
+		ch->keys[ch->n] = rows[i].p->key;
+		ch->pct[ch->n] = rows[i].st.change_pct;
+		ch->lo[ch->n] = rows[i].st.lo_pct;
+		ch->hi[ch->n] = rows[i].st.hi_pct;
+		ch->cls[ch->n] = verdict_cls(rows[i].st.verdict);
+		ch->n++;
+	}
+	snprintf(ch->title, sizeof(ch->title), "%s vs %s: change per key", run_name(nw),
+		 run_name(base));
+	snprintf(ch->id, sizeof(ch->id), "changes-%zu", j);
+	snprintf(buf, sizeof(buf), "The %zu keys that changed most, regressions first%s.",
+		 ch->n, nr > ch->n ? "; every key is in the table below" : "");
+	chart(rp, ch->id, buf, changes_draw, ch);
+	fputs("<details><summary>every key</summary>\n<div class=\"scroll\"><table>\n<thead><tr>",
+	      f);
+	th(f, "l", "key");
+	th(f, "l", "unit");
+	th(f, NULL, "base");
+	th(f, NULL, "new");
+	th(f, NULL, "change");
+	th(f, NULL, "95% interval");
+	th(f, "l", "verdict");
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (i = 0; i < nr; i++) {
+		const struct pp_cmp_stat *s = &rows[i].st;
+		const char *v = rows[i].ok ? pp_verdict_name(s->verdict) : "cannot compare";
+
+		fputs("<tr>", f);
+		td(f, "l", rows[i].p->key);
+		td(f, "l", rows[i].p->unit);
+		fmt_v(buf, sizeof(buf), rows[i].ok ? s->base_median : NAN);
+		td(f, NULL, buf);
+		fmt_v(buf, sizeof(buf), rows[i].ok ? s->new_median : NAN);
+		td(f, NULL, buf);
+		if (rows[i].ok)
+			snprintf(buf, sizeof(buf), "%+.1f%%", s->change_pct);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		td(f, NULL, buf);
+		if (rows[i].ok)
+			snprintf(buf, sizeof(buf), "%+.1f%% .. %+.1f%%", s->lo_pct, s->hi_pct);
+		td(f, NULL, rows[i].ok ? buf : "-");
+		fprintf(f, "<td class=\"l %s\">", !rows[i].ok ? "" :
+			s->verdict == PP_VERDICT_REGRESSION ? "regression" :
+			s->verdict == PP_VERDICT_IMPROVEMENT ? "improvement" :
+			s->verdict == PP_VERDICT_NOISY ? "noisy" : "");
+		pp_html_esc(f, v);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table></div></details>\n", f);
+	kernel_deltas(f, rows, nr);
+	free(rows);
+	pp_cmp_pool_free(pool, np);
+}
+
+static void compare(struct report *rp)
+{
+	struct changes *ch;
+	size_t j;
+
+	if (rp->n < 2)
+		return;
+	ch = calloc(1, sizeof(*ch));
+	if (!ch) {
+		rp->err = -ENOMEM;
+		return;
+	}
+	fputs("<section id=\"compare\">\n<h2>Compare</h2>\n<p>Each run against the first, as "
+	      "<code>perfprobe compare</code> judges it (Documentation/compare.rst).</p>\n",
+	      rp->f);
+	for (j = 1; j < rp->n; j++)
+		compare_one(rp, j, ch);
+	fputs("</section>\n", rp->f);
+	free(ch);
+}
+
+/* --- the copy sweep (perfprobe copy) --- */
+
+static const char *const copy_kinds[][2] = {
+	{ "kcopy-in-", "copy_from_user" },
+	{ "kcopy-out-", "copy_to_user" },
+	{ "kcopy-clear-", "clear_user" },
+	{ "memcpy-", "memcpy" },
+};
+
+struct sweep {
+	char title[200], id[32];
+	struct curve c[ARRAY_SIZE(copy_kinds)];
+	size_t nc;
+};
+
+static int sweep_draw(FILE *f, const void *arg)
+{
+	const struct sweep *sw = arg;
+	struct pp_svg_series s[ARRAY_SIZE(copy_kinds)];
+	struct pp_svg_axes a = {
+		.id = sw->id, .title = sw->title, .xlabel = "size of one copy (bytes, log scale)",
+		.ylabel = "MB/s (2^20 bytes a second)", .xbytes = true,
+	};
+	size_t i;
+
+	for (i = 0; i < sw->nc; i++)
+		s[i] = (struct pp_svg_series){ sw->c[i].name, sw->c[i].x, sw->c[i].y, sw->c[i].n,
+					       false };
+	return pp_svg_lines(f, &a, s, sw->nc, NULL, 0);
+}
+
+static void copy_sweep(struct report *rp)
+{
+	struct sweep *sw = calloc(1, sizeof(*sw));
+	bool open = false;
+	size_t i, k, t;
+
+	if (!sw) {
+		rp->err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < rp->n; i++) {
+		const struct pp_run *run = &rp->runs[i];
+
+		memset(sw, 0, sizeof(*sw));
+		for (t = 0; t < ARRAY_SIZE(copy_kinds); t++) {
+			struct curve *c = &sw->c[sw->nc];
+			size_t plen = strlen(copy_kinds[t][0]);
+
+			c->n = 0;
+			for (k = 0; k < run->nresults; k++) {
+				const struct pp_result *r = &run->results[k];
+				char sz[32], *dash;
+				double x;
+
+				if (strncmp(r->key, copy_kinds[t][0], plen) || strcmp(r->unit, "MB/s"))
+					continue;
+				snprintf(sz, sizeof(sz), "%s", r->key + plen);
+				dash = strrchr(sz, '-');
+				if (!dash || strcmp(dash, "-a0"))
+					continue;	/* aligned copies only */
+				*dash = '\0';
+				x = key_size(sz);
+				if (x > 0 && c->n < MAX_POINTS) {
+					c->x[c->n] = x;
+					c->y[c->n++] = r->value;
+				}
+			}
+			if (c->n) {
+				snprintf(c->name, sizeof(c->name), "%s", copy_kinds[t][1]);
+				curve_sort(c);
+				sw->nc++;
+			}
+		}
+		if (!sw->nc)
+			continue;
+		if (!open)
+			fputs("<section id=\"copy\">\n<h2>User copies</h2>\n", rp->f);
+		open = true;
+		snprintf(sw->title, sizeof(sw->title), "perfprobe copy: %s", run_name(run));
+		snprintf(sw->id, sizeof(sw->id), "copy-%zu", i);
+		chart(rp, sw->id, "Bandwidth of copy_from_user, copy_to_user and clear_user "
+		      "(perfprobe.ko) beside user-space memcpy of the same buffer, by the size "
+		      "of one copy (aligned).", sweep_draw, sw);
+	}
+	if (open)
+		fputs("</section>\n", rp->f);
+	free(sw);
+}
+
+/* --- timer lateness --- */
+
+static void timers(struct report *rp)
+{
+	struct bars *b;
+	size_t i, k;
+
+	if (!rp->ntimers)
+		return;
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		rp->err = -ENOMEM;
+		return;
+	}
+	fputs("<section id=\"timer\">\n<h2>Timer lateness</h2>\n", rp->f);
+	for (i = 0; i < rp->ntimers; i++) {
+		const struct timer_doc *t = &rp->timers[i];
+		char title[300], id[32];
+
+		memset(b, 0, sizeof(*b));
+		snprintf(title, sizeof(title), "hrtimer lateness, %s (%.0f expiries every %.0f ns)",
+			 t->name, t->count, t->period_ns);
+		b->title = title;
+		b->unit = "expiries";
+		b->ser[0] = "expiries";
+		b->nser = 1;
+		for (k = 0; k < t->nb && k < ARRAY_SIZE(b->cats); k++) {
+			char lo[32], hi[32];
+
+			snprintf(lo, sizeof(lo), "%.0f", t->from[k]);
+			snprintf(hi, sizeof(hi), "%.0f", t->to[k]);
+			snprintf(b->catbuf[k], sizeof(b->catbuf[0]), "%s..%s ns", lo, hi);
+			b->cats[k] = b->catbuf[k];
+			b->v[k] = t->n[k];
+			b->lo[k] = b->hi[k] = NAN;
+		}
+		b->ncat = k;
+		snprintf(id, sizeof(id), "timer-%zu", i);
+		bars_chart(rp, b, id, "How late each expiry ran (actual minus programmed "
+			   "expiry), log2 buckets: the count in each.");
+	}
+	fputs("</section>\n", rp->f);
+	free(b);
+}
+
+/* --- input --- */
+
+/* A perfprobe-timer document (perfprobe timer --json): 1, 0 (not one), <0. */
+static int timer_load(const char *path, struct timer_doc *t)
+{
+	json_t *root = json_load_file(path, 0, NULL), *lat, *h, *e;
+	const char *fmt;
+	size_t i;
+
+	if (!root)
+		return 0;
+	fmt = json_string_value(json_object_get(root, "format"));
+	if (!fmt || strcmp(fmt, "perfprobe-timer")) {
+		json_decref(root);
+		return 0;
+	}
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", path);
+	t->period_ns = json_number_value(json_object_get(root, "period_ns"));
+	t->count = json_number_value(json_object_get(root, "count"));
+	lat = json_object_get(root, "lateness");
+	h = json_object_get(lat, "histogram");
+	if (!json_is_array(h)) {
+		json_decref(root);
+		return -EINVAL;
+	}
+	json_array_foreach(h, i, e) {
+		if (t->nb == MAX_TIMER_BUCKETS)
+			break;
+		t->from[t->nb] = json_number_value(json_object_get(e, "from_ns"));
+		t->to[t->nb] = json_number_value(json_object_get(e, "to_ns"));
+		t->n[t->nb] = json_number_value(json_object_get(e, "count"));
+		t->nb++;
+	}
+	json_decref(root);
+	return 1;
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+int pp_cmd_report(struct pp_cli *cli, int argc, char **argv)
+{
+	struct report rp = { 0 };
+	struct pp_run *runs = NULL;
+	struct timer_doc *tm;
+	char **words, *buf = NULL;
+	const char *format = "html";
+	size_t nruns = 0, len = 0;
+	int i, nw = 0, ret, c;
+
+	for (c = 0; c < cli->ncopts; c++)
+		if (cli->copts[c].val == OPT_FORMAT)
+			format = cli->copts[c].arg;
+	if (strcmp(format, "html") && strcmp(format, "svg"))
+		return pp_usage_err("report: --format '%s': say html or svg", format);
+	if (argc < 1)
+		return pp_usage_err("report: give one or more result files, directories or labels");
+	if (!cli->opts.out)
+		return pp_usage_err("report: say where it goes: -o %s",
+				    strcmp(format, "svg") ? "report.html" : "DIR");
+	if (cli->opts.json)
+		return pp_usage_err("report: --json is not a report format (--format html|svg)");
+	words = calloc((size_t)argc, sizeof(*words));
+	tm = calloc((size_t)argc, sizeof(*tm));
+	if (!words || !tm) {
+		free(words);
+		free(tm);
+		pp_err("report: out of memory");
+		return PP_EXIT_FAIL;
+	}
+	/* timer documents by their format; everything else names runs */
+	for (i = 0; i < argc; i++) {
+		ret = is_file(argv[i]) ? timer_load(argv[i], &tm[rp.ntimers]) : 0;
+		if (ret < 0) {
+			pp_err("report: %s: a perfprobe-timer document without a histogram",
+			       argv[i]);
+			free(words);
+			free(tm);
+			return PP_EXIT_BADFILE;
+		}
+		if (ret)
+			rp.ntimers++;
+		else
+			words[nw++] = argv[i];
+	}
+	ret = nw ? pp_runs_load(words, nw, cli->opts.results_dir, &runs, &nruns) : 0;
+	free(words);
+	if (ret) {
+		free(tm);
+		return ret;
+	}
+	rp.runs = runs;
+	rp.n = nruns;
+	rp.timers = tm;
+	if (!strcmp(format, "svg")) {
+		if (mkdir(cli->opts.out, 0755) && errno != EEXIST) {
+			pp_err("report: cannot make the directory %s: %s", cli->opts.out,
+			       strerror(errno));
+			pp_runs_free(runs, nruns);
+			free(tm);
+			return PP_EXIT_FAIL;
+		}
+		rp.svgdir = cli->opts.out;
+	}
+	/* in SVG mode the page is still built, and thrown away */
+	rp.f = open_memstream(&buf, &len);
+	if (!rp.f) {
+		pp_runs_free(runs, nruns);
+		free(tm);
+		pp_err("report: out of memory");
+		return PP_EXIT_FAIL;
+	}
+	head(&rp);
+	if (rp.n)
+		facts(&rp);
+	summary_tables(&rp);
+	memlat(&rp);
+	bandwidth(&rp);
+	latency(&rp);
+	compare(&rp);
+	copy_sweep(&rp);
+	timers(&rp);
+	fprintf(rp.f, "<footer><p>perfprobe %s; %zu run%s, %zu timer document%s, %u "
+		"chart%s.  Self-contained: no script, nothing fetched.</p></footer>\n"
+		"</body>\n</html>\n", PP_VERSION, rp.n, rp.n == 1 ? "" : "s", rp.ntimers,
+		rp.ntimers == 1 ? "" : "s", rp.charts, rp.charts == 1 ? "" : "s");
+	if (fclose(rp.f) && !rp.err)
+		rp.err = -ENOMEM;
+	pp_runs_free(runs, nruns);
+	free(tm);
+	if (!rp.err && !rp.svgdir)
+		rp.err = pp_write_file_atomic(cli->opts.out, buf, len);
+	free(buf);
+	if (rp.err) {
+		pp_err("report: cannot write %s: %s", cli->opts.out, strerror(-rp.err));
+		return PP_EXIT_FAIL;
+	}
+	if (rp.svgdir && !rp.charts) {
+		pp_err("report: nothing to draw in the runs given");
+		return PP_EXIT_FAIL;
+	}
+	return 0;
+}

@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SVG charts for the report (svg.h).  Plain text out: every element with
+ * its own attributes, so a chart reads the same inline in the HTML page
+ * and as a file of its own.  Text widths are estimated (0.6 em a
+ * character, DejaVu Sans' average), which is what keeps labels apart.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/svg.h"
+#include "util.h"
+
+#define FONT		12
+#define CHAR_W		(0.6 * FONT)
+#define LABEL_MAX_W	230.0
+#define LEGEND_ROW	18
+
+/* Okabe-Ito: told apart with every kind of colour vision */
+static const char *const palette[] = {
+	"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
+	"#000000", "#F0E442",
+};
+
+static const char *colour(size_t i)
+{
+	return palette[i % ARRAY_SIZE(palette)];
+}
+
+void pp_html_esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+static double text_w(const char *s)
+{
+	return (double)strlen(s) * CHAR_W;
+}
+
+/* s cut to fit w pixels, with "..." when cut. */
+static void fit(char *buf, size_t size, const char *s, double w)
+{
+	size_t max = (size_t)(w / CHAR_W);
+
+	if (strlen(s) <= max || max < 4) {
+		snprintf(buf, size, "%s", s);
+		return;
+	}
+	snprintf(buf, size, "%.*s...", (int)(max - 3), s);
+}
+
+/* A tick or value label: three significant digits, no exponent below 1e9. */
+static void fmt_num(char *buf, size_t size, double v)
+{
+	double a = fabs(v);
+
+	if (a == 0)
+		snprintf(buf, size, "0");
+	else if (a >= 1e9 || a < 1e-3)
+		snprintf(buf, size, "%.2g", v);
+	else if (a >= 100)
+		snprintf(buf, size, "%.0f", v);
+	else if (a >= 10)
+		snprintf(buf, size, "%.3g", v);
+	else
+		snprintf(buf, size, "%.3g", v);
+}
+
+static void fmt_bytes(char *buf, size_t size, double b)
+{
+	static const char *const unit[] = { "", "K", "M", "G", "T" };
+	unsigned int u = 0;
+
+	while (b >= 1024 && u + 1 < ARRAY_SIZE(unit)) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%g%s", b, unit[u]);
+}
+
+/* A round step near range / n: 1, 2 or 5 times a power of ten. */
+static double nice_step(double range, int n)
+{
+	double raw = range / n, p = pow(10, floor(log10(raw))), m = raw / p;
+
+	if (m <= 1)
+		return p;
+	if (m <= 2)
+		return 2 * p;
+	if (m <= 5)
+		return 5 * p;
+	return 10 * p;
+}
+
+static void svg_open(FILE *f, const char *id, const char *title, double h)
+{
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"%s\" class=\"chart\" "
+		"viewBox=\"0 0 %d %.0f\" width=\"%d\" height=\"%.0f\" role=\"img\" "
+		"style=\"font: %dpx 'DejaVu Sans', sans-serif\" aria-label=\"", id, PP_SVG_WIDTH,
+		h, PP_SVG_WIDTH, h, FONT);
+	pp_html_esc(f, title);
+	fputs("\">\n<title>", f);
+	pp_html_esc(f, title);
+	fprintf(f, "</title>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.0f\" fill=\"#fff\"/>\n",
+		PP_SVG_WIDTH, h);
+	fprintf(f, "<text x=\"%d\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" "
+		"font-weight=\"bold\">", PP_SVG_WIDTH / 2);
+	pp_html_esc(f, title);
+	fputs("</text>\n", f);
+}
+
+static void text_at(FILE *f, double x, double y, const char *anchor, const char *s,
+		    const char *extra)
+{
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", x, y, anchor,
+		extra ? " " : "", extra ? extra : "");
+	pp_html_esc(f, s);
+	fputs("</text>\n", f);
+}
+
+/*
+ * A legend of names under y0, as many columns as fit; returns the height
+ * it took.  kind: 'l' a line swatch (dashed for dash[i]), 'b' a box.
+ */
+static double legend(FILE *f, double y0, const char *const *names, const bool *dash,
+		     size_t n, char kind, bool draw)
+{
+	double colw = 0, x0 = 16, w = PP_SVG_WIDTH - 32;
+	size_t i, cols, rows;
+
+	for (i = 0; i < n; i++)
+		if (text_w(names[i]) + 34 > colw)
+			colw = text_w(names[i]) + 34;
+	if (colw > w)
+		colw = w;
+	cols = (size_t)(w / colw);
+	if (!cols)
+		cols = 1;
+	rows = (n + cols - 1) / cols;
+	for (i = 0; draw && i < n; i++) {
+		double x = x0 + (double)(i % cols) * colw, y = y0 + (double)(i / cols) * LEGEND_ROW;
+		char name[160];
+
+		if (kind == 'l')
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+				"stroke-width=\"2\"%s/>\n", x, y - 4, x + 22, y - 4, colour(i),
+				dash && dash[i] ? " stroke-dasharray=\"5 3\"" : "");
+		else
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
+				x + 4, y - 10, colour(i));
+		fit(name, sizeof(name), names[i], colw - 34);
+		text_at(f, x + 28, y, "start", name, NULL);
+	}
+	return (double)rows * LEGEND_ROW;
+}
+
+/* --- lines --- */
+
+struct axis {
+	double lo, hi;		/* in axis units (log2 bytes, log10 y, or y) */
+	double px0, px1;	/* pixels */
+};
+
+static double ax_map(const struct axis *a, double v)
+{
+	if (a->hi <= a->lo)
+		return (a->px0 + a->px1) / 2;
+	return a->px0 + (v - a->lo) / (a->hi - a->lo) * (a->px1 - a->px0);
+}
+
+static bool range_of(const struct pp_svg_series *s, size_t ns, bool x, bool logv,
+		     double *lo, double *hi)
+{
+	size_t i, j;
+	bool any = false;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (i = 0; i < ns; i++)
+		for (j = 0; j < s[i].n; j++) {
+			double v = x ? s[i].x[j] : s[i].y[j];
+
+			if (!isfinite(s[i].y[j]) || !isfinite(s[i].x[j]) || (logv && v <= 0))
+				continue;
+			v = logv ? (x ? log2(v) : log10(v)) : v;
+			*lo = fmin(*lo, v);
+			*hi = fmax(*hi, v);
+			any = true;
+		}
+	return any;
+}
+
+int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
+		 const struct pp_svg_series *s, size_t ns,
+		 const struct pp_svg_mark *m, size_t nm)
+{
+	const double left = 70, right = 24, top = 40, plot_h = 300;
+	struct axis ax, ay;
+	const char **names;
+	bool *dash;
+	double h, leg, e, step, y0;
+	char buf[64];
+	size_t i, j;
+
+	if (!range_of(s, ns, true, a->xbytes, &ax.lo, &ax.hi) ||
+	    !range_of(s, ns, false, a->ylog, &ay.lo, &ay.hi))
+		return -EINVAL;
+	names = calloc(ns ? ns : 1, sizeof(*names));
+	dash = calloc(ns ? ns : 1, sizeof(*dash));
+	if (!names || !dash) {
+		free(names);
+		free(dash);
+		return -ENOMEM;
+	}
+	for (i = 0; i < ns; i++) {
+		names[i] = s[i].name;
+		dash[i] = s[i].dashed;
+	}
+	if (a->ylog) {
+		ay.lo = floor(ay.lo);
+		ay.hi = ceil(ay.hi);
+		if (ay.hi == ay.lo)
+			ay.hi += 1;
+	} else {
+		step = nice_step(ay.hi > 0 ? ay.hi : 1, 5);
+		ay.lo = 0;
+		ay.hi = ceil(ay.hi / step) * step;
+		if (ay.hi <= 0)
+			ay.hi = step;
+	}
+	if (ax.hi == ax.lo) {
+		ax.lo -= 1;
+		ax.hi += 1;
+	}
+	ax.px0 = left;
+	ax.px1 = PP_SVG_WIDTH - right;
+	ay.px0 = top + plot_h;
+	ay.px1 = top;
+	leg = legend(f, 0, names, dash, ns, 'l', false);
+	h = top + plot_h + 56 + leg + (nm ? LEGEND_ROW : 0);
+	svg_open(f, a->id, a->title, h);
+	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
+		"stroke=\"#888\"/>\n", left, top, ax.px1 - left, plot_h);
+	/* y grid and labels */
+	if (a->ylog) {
+		for (e = ay.lo; e <= ay.hi + 1e-9; e++) {
+			static const double mult[] = { 1, 2, 5 };
+			unsigned int k;
+
+			for (k = 0; k < ARRAY_SIZE(mult); k++) {
+				double v = log10(mult[k]) + e, py = ax_map(&ay, v);
+
+				if (v > ay.hi + 1e-9 || (k && ay.hi - ay.lo > 4))
+					continue;
+				fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+					"stroke=\"#ddd\"/>\n", left, py, ax.px1, py);
+				fmt_num(buf, sizeof(buf), mult[k] * pow(10, e));
+				text_at(f, left - 6, py + 4, "end", buf, NULL);
+			}
+		}
+	} else {
+		step = nice_step(ay.hi - ay.lo, 5);
+		for (e = ay.lo; e <= ay.hi + step / 2; e += step) {
+			double py = ax_map(&ay, e);
+
+			fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+				"stroke=\"#ddd\"/>\n", left, py, ax.px1, py);
+			fmt_num(buf, sizeof(buf), e);
+			text_at(f, left - 6, py + 4, "end", buf, NULL);
+		}
+	}
+	/* x grid and labels: powers of two for sizes, at most ten */
+	if (a->xbytes) {
+		double first = ceil(ax.lo), last = floor(ax.hi);
+
+		step = ceil((last - first + 1) / 10);
+		if (step < 1)
+			step = 1;
+		for (e = first; e <= last; e += step) {
+			double px = ax_map(&ax, e);
+
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+				"stroke=\"#ddd\"/>\n", px, top, px, top + plot_h);
+			fmt_bytes(buf, sizeof(buf), pow(2, e));
+			text_at(f, px, top + plot_h + 16, "middle", buf, NULL);
+		}
+	} else {
+		step = nice_step(ax.hi - ax.lo, 8);
+		for (e = ceil(ax.lo / step) * step; e <= ax.hi + step / 2; e += step) {
+			double px = ax_map(&ax, e);
+
+			fmt_num(buf, sizeof(buf), e);
+			text_at(f, px, top + plot_h + 16, "middle", buf, NULL);
+		}
+	}
+	text_at(f, (left + ax.px1) / 2, top + plot_h + 36, "middle", a->xlabel, NULL);
+	snprintf(buf, sizeof(buf), "rotate(-90 16 %.0f)", top + plot_h / 2);
+	fprintf(f, "<text x=\"16\" y=\"%.0f\" text-anchor=\"middle\" transform=\"%s\">",
+		top + plot_h / 2, buf);
+	pp_html_esc(f, a->ylabel);
+	fputs("</text>\n", f);
+	/* the marks: dashed verticals, labels in two rows so they do not meet */
+	y0 = top + plot_h + 56 + leg;
+	for (i = 0; i < nm; i++) {
+		double v = a->xbytes ? log2(m[i].x) : m[i].x, px;
+
+		if (!(m[i].x > 0) || v < ax.lo || v > ax.hi)
+			continue;
+		px = ax_map(&ax, v);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
+			"stroke-dasharray=\"%s\"><title>", px, top, px, top + plot_h,
+			m[i].alt ? "#999" : "#444", m[i].alt ? "2 4" : "6 3");
+		pp_html_esc(f, m[i].label);
+		fputs("</title></line>\n", f);
+		text_at(f, px + 3, top + 12 + (m[i].alt ? 14 : 0), "start", m[i].label,
+			m[i].alt ? "fill=\"#777\"" : "fill=\"#333\"");
+	}
+	if (nm)
+		text_at(f, 16, y0 + 12, "start",
+			"dashed: the sizes the curve shows; dotted, grey: what the system says",
+			"fill=\"#555\"");
+	/* the series */
+	for (i = 0; i < ns; i++) {
+		bool pen = false;
+
+		fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"", colour(i),
+			s[i].dashed ? " stroke-dasharray=\"5 3\"" : "");
+		for (j = 0; j < s[i].n; j++) {
+			double x = s[i].x[j], y = s[i].y[j];
+
+			if (!isfinite(x) || !isfinite(y) || (a->xbytes && x <= 0) ||
+			    (a->ylog && y <= 0)) {
+				pen = false;
+				continue;
+			}
+			fprintf(f, "%c%.1f %.1f ", pen ? 'L' : 'M',
+				ax_map(&ax, a->xbytes ? log2(x) : x),
+				ax_map(&ay, a->ylog ? log10(y) : y));
+			pen = true;
+		}
+		fputs("\"><title>", f);
+		pp_html_esc(f, s[i].name);
+		fputs("</title></path>\n", f);
+	}
+	legend(f, top + plot_h + 56, names, dash, ns, 'l', true);
+	fputs("</svg>\n", f);
+	free(names);
+	free(dash);
+	return 0;
+}
+
+/* --- bars --- */
+
+static double label_col(const char *const *labels, size_t n)
+{
+	double w = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		w = fmax(w, text_w(labels[i]));
+	return fmin(w, LABEL_MAX_W) + 12;
+}
+
+/* Where value v goes on a bar axis (log10 when logx), clamped to it. */
+static double bar_x(const struct axis *ax, double v, bool logx)
+{
+	double a = logx ? (v > 0 ? log10(v) : ax->lo) : v;
+
+	return ax_map(ax, fmin(fmax(a, ax->lo), ax->hi));
+}
+
+int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
+{
+	const double top = 36, bar = 12, gap = 10, right = 80;
+	double lab = label_col(b->cats, b->ncat), max = 0, min = INFINITY, step, h, leg = 0;
+	double y, plot_h, e;
+	struct axis ax;
+	char buf[160];
+	bool logx;
+	size_t c, r;
+
+	for (c = 0; c < b->ncat * b->nser; c++) {
+		if (isfinite(b->v[c]) && b->v[c] > 0) {
+			max = fmax(max, b->v[c]);
+			min = fmin(min, b->v[c]);
+		}
+		if (b->hi && isfinite(b->hi[c]))
+			max = fmax(max, b->hi[c]);
+	}
+	if (!(max > 0))
+		return -EINVAL;
+	/* values three decades apart: a log axis, or the small ones vanish */
+	logx = max / min > 1000;
+	if (logx) {
+		ax.lo = floor(log10(min));
+		ax.hi = ceil(log10(max));
+		step = 1;
+	} else {
+		step = nice_step(max, 5);
+		ax.lo = 0;
+		ax.hi = ceil(max / step) * step;
+	}
+	ax.px0 = lab;
+	ax.px1 = PP_SVG_WIDTH - right;
+	if (b->nser > 1)
+		leg = legend(f, 0, b->series, NULL, b->nser, 'b', false) + 6;
+	plot_h = (double)b->ncat * ((double)b->nser * (bar + 2) + gap);
+	h = top + leg + plot_h + 44;
+	svg_open(f, b->id, b->title, h);
+	if (b->nser > 1)
+		legend(f, top + 12, b->series, NULL, b->nser, 'b', true);
+	y = top + leg;
+	for (e = ax.lo; e <= ax.hi + step / 2; e += step) {
+		double px = ax_map(&ax, e);
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n",
+			px, y, px, y + plot_h);
+		fmt_num(buf, sizeof(buf), logx ? pow(10, e) : e);
+		text_at(f, px, y + plot_h + 16, "middle", buf, NULL);
+	}
+	snprintf(buf, sizeof(buf), "%s%s", b->unit, logx ? " (log scale)" : "");
+	text_at(f, (ax.px0 + ax.px1) / 2, y + plot_h + 34, "middle", buf, NULL);
+	for (c = 0; c < b->ncat; c++) {
+		double cy = y + (double)c * ((double)b->nser * (bar + 2) + gap) + gap / 2;
+
+		fit(buf, sizeof(buf), b->cats[c], LABEL_MAX_W);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", lab - 8,
+			cy + (double)b->nser * (bar + 2) / 2 + 4);
+		pp_html_esc(f, b->cats[c]);
+		fputs("</title>", f);
+		pp_html_esc(f, buf);
+		fputs("</text>\n", f);
+		for (r = 0; r < b->nser; r++) {
+			size_t i = c * b->nser + r;
+			double by = cy + (double)r * (bar + 2), end, v = b->v[i];
+
+			if (!isfinite(v))
+				continue;
+			end = bar_x(&ax, v, logx);
+			fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%.0f\" fill=\"%s\"><title>", ax.px0, by,
+				fmax(end - ax.px0, 0.5), bar, colour(r));
+			fmt_num(buf, sizeof(buf), v);
+			pp_html_esc(f, b->series[r]);
+			fprintf(f, ": %s %s", buf, b->unit);
+			if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i]))
+				fprintf(f, " (%.4g..%.4g)", b->lo[i], b->hi[i]);
+			fputs("</title></rect>\n", f);
+			if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i]) && b->hi[i] > b->lo[i]) {
+				double x0 = bar_x(&ax, b->lo[i], logx);
+				double x1 = bar_x(&ax, b->hi[i], logx);
+				double my = by + bar / 2;
+
+				fprintf(f, "<path class=\"whisker\" stroke=\"#222\" fill=\"none\" "
+					"d=\"M%.1f %.1f L%.1f %.1f M%.1f %.1f L%.1f %.1f M%.1f %.1f "
+					"L%.1f %.1f\"/>\n", x0, my, x1, my, x0, my - 4, x0, my + 4, x1,
+					my - 4, x1, my + 4);
+				end = fmax(end, x1);
+			}
+			text_at(f, end + 4, by + bar - 2, "start", buf, "font-size=\"11\"");
+		}
+	}
+	fputs("</svg>\n", f);
+	return 0;
+}
+
+/* --- changes --- */
+
+int pp_svg_changes(FILE *f, const char *id, const char *title,
+		   const char *const *keys, const double *pct, const double *lo,
+		   const double *hi, const char *cls, size_t n)
+{
+	const double top = 36, row = 18, right = 70;
+	double lab = label_col(keys, n), m = 5, step, h, e, plot_h;
+	struct axis ax;
+	char buf[160];
+	size_t i;
+
+	if (!n)
+		return -EINVAL;
+	/* scaled to the changes; an interval wider than that is cut at the edge */
+	for (i = 0; i < n; i++)
+		if (isfinite(pct[i]))
+			m = fmax(m, fabs(pct[i]) * 1.15);
+	step = nice_step(m, 3);
+	m = ceil(m / step) * step;
+	ax.lo = -m;
+	ax.hi = m;
+	ax.px0 = lab + 48;	/* room for a negative change's figure */
+	ax.px1 = PP_SVG_WIDTH - right;
+	plot_h = (double)n * row;
+	h = top + plot_h + 62;
+	svg_open(f, id, title, h);
+	for (e = -m; e <= m + step / 2; e += step) {
+		double px = ax_map(&ax, e);
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\"/>\n",
+			px, top, px, top + plot_h, fabs(e) < step / 2 ? "#444" : "#ddd");
+		snprintf(buf, sizeof(buf), "%+.0f%%", e);
+		text_at(f, px, top + plot_h + 16, "middle", fabs(e) < step / 2 ? "0" : buf, NULL);
+	}
+	text_at(f, (ax.px0 + ax.px1) / 2, top + plot_h + 34, "middle",
+		"change against the base, % (whisker: the 95% interval)", NULL);
+	text_at(f, (ax.px0 + ax.px1) / 2, top + plot_h + 52, "middle",
+		"red: regression; green: improvement; grey: no change; orange: too noisy to tell",
+		"fill=\"#555\" font-size=\"11\"");
+	for (i = 0; i < n; i++) {
+		double y = top + (double)i * row, x0 = ax_map(&ax, 0), x1;
+		const char *fill = cls[i] == 'r' ? "#D55E00" : cls[i] == 'i' ? "#009E73" :
+				   cls[i] == 'n' ? "#E69F00" : "#999999";
+
+		fit(buf, sizeof(buf), keys[i], LABEL_MAX_W);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", lab - 8,
+			y + 13);
+		pp_html_esc(f, keys[i]);
+		fputs("</title>", f);
+		pp_html_esc(f, buf);
+		fputs("</text>\n", f);
+		if (!isfinite(pct[i]))
+			continue;
+		x1 = ax_map(&ax, pct[i]);
+		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\" "
+			"fill=\"%s\"><title>", fmin(x0, x1), y + 3, fmax(fabs(x1 - x0), 0.5), fill);
+		pp_html_esc(f, keys[i]);
+		fprintf(f, ": %+.1f%% (%+.1f%% .. %+.1f%%)</title></rect>\n", pct[i], lo[i], hi[i]);
+		if (isfinite(lo[i]) && isfinite(hi[i])) {
+			double a = ax_map(&ax, fmax(lo[i], -m)), b = ax_map(&ax, fmin(hi[i], m));
+
+			fprintf(f, "<path class=\"whisker\" stroke=\"#222\" fill=\"none\" "
+				"d=\"M%.1f %.1f L%.1f %.1f\"/>\n", a, y + 9, b, y + 9);
+			x1 = pct[i] >= 0 ? fmax(x1, b) : fmin(x1, a);
+		}
+		snprintf(buf, sizeof(buf), "%+.1f%%", pct[i]);
+		text_at(f, pct[i] >= 0 ? x1 + 4 : x1 - 4, y + 13, pct[i] >= 0 ? "start" : "end", buf,
+			"font-size=\"11\"");
+	}
+	fputs("</svg>\n", f);
+	return 0;
+}
