@@ -440,6 +440,8 @@ static json_t *result_to_json(const struct pp_result *r)
 	k = kside_to_json(&r->k);
 	if (k)
 		json_object_set_new(o, "kernel", k);
+	if (r->imported)
+		json_object_set_new(o, "imported_from", json_string(r->imported));
 	return o;
 }
 
@@ -707,6 +709,7 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 		r->cpu_last = (int)jnum(cpu, "last", -1);
 	}
 	load_kside(&r->k, json_object_get(o, "kernel"));
+	r->imported = pp_intern(jstr(o, "imported_from"));
 	return 0;
 }
 

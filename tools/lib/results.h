@@ -75,6 +75,8 @@ struct pp_result {
 	int cpu_first;			/* CPU at the first / last sample, */
 	int cpu_last;			/* -1 when unknown */
 	struct pp_kside k;
+	/* imported from another tool's output: "FILE:LINE" (pp_intern()), or NULL */
+	const char *imported;
 };
 
 struct pp_skip {

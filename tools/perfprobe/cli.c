@@ -67,6 +67,7 @@ static const struct cmd cmds[] = {
 	{ "ls", cmd_ls, "[--kernel K] [--label L]", "list the saved runs", &ls_opts },
 	{ "compare", pp_cmd_compare, "[-t PCT] BASE NEW...", "did NEW regress against BASE? verdicts per key (files or dirs)", &pp_compare_opts },
 	{ "report", pp_cmd_report, "[--format svg] RUNS... -o OUT", "one HTML page (or SVG files) of runs: tables, curves, bars, compare", &pp_report_opts },
+	{ "import", pp_cmd_import, "lmbench FILE... [-o DIR]", "lmbench results files or summaries as perfprobe runs", NULL },
 	{ "export", pp_cmd_export, "--csv RUNS... [-o FILE]", "every result as a flat CSV row (key, unit, value, median, min, max, cv)", &pp_export_opts },
 	{ "kernel-view", pp_cmd_kernel_view, "status", "which kernel-view backend (perfprobe.ko, BPF) would be used; each probe: how, or why not", NULL },
 	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL },

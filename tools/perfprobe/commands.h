@@ -17,6 +17,8 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_kernel_view(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe compare [options] BASE NEW... (report/comparecmd.c) */
 int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv);
+/* perfprobe import lmbench FILE... (report/import.c) */
+int pp_cmd_import(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe export --csv RUNS... (report/export.c) */
 int pp_cmd_export(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe report [--format html|svg] RUNS... -o OUT (report/report.c) */

@@ -362,7 +362,7 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 			    const struct cmp_opts *o)
 {
 	double *v = malloc((nrows ? nrows : 1) * sizeof(*v));
-	size_t i, n = 0;
+	size_t i, n = 0, single = 0;
 	bool measured = false;
 
 	for (i = 0; v && i < nrows; i++) {
@@ -370,7 +370,13 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 			continue;
 		measured = rows[i].st.run_noise_measured;
 		v[n++] = rows[i].st.run_noise_pct;
+		if (rows[i].pool->nbase == 1 || rows[i].pool->nnew == 1)
+			single++;
 	}
+	/* imported results have one value and no samples to give an interval */
+	pp_print_u64(single ? PP_ANY : PP_JSON, "single_valued_keys",
+		     "single-valued keys (imported results, no samples): %llu; their intervals "
+		     "are the run-to-run variation alone\n", (unsigned long long)single);
 	pp_print_open_object("run_noise");
 	pp_print_bool(PP_JSON, "measured", NULL, measured);
 	pp_print_double(PP_JSON, "assumed_pct", NULL, o->run_noise);

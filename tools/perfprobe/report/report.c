@@ -705,6 +705,9 @@ static void latency(struct report *rp)
 			bars_add(b, rp, c->key, NULL, "us");
 			if (c->key2)
 				bars_add(b, rp, c->key2, NULL, "us");
+			/* an imported lmbench summary's null I/O (import.c) */
+			if (!strcmp(c->key, "lat_syscall-read"))
+				bars_add(b, rp, "lat_syscall-io", NULL, "us");
 		}
 		if (b->ncat && !open) {
 			fputs("<section id=\"latency\">\n<h2>Latency</h2>\n", rp->f);
