@@ -126,22 +126,25 @@ add_deps() { # ko order-file
 : >"$root/lib/modules/load-order"
 : >"$root/lib/modules/extra-order"
 : >"$root/lib/modules/console-order"
+
+# Kernel modules NAME... and what they depend on, into the list ORDER;
+# one built in, or missing, is not an error.
+add_listed() { # order name...
+	local order=$1 m
+	shift
+	for m in "$@"; do
+		grep -qx "$m" "$order" && continue
+		copy_module "$m" || { log "module $m: not found (built in?)"; continue; }
+		add_deps "$root/lib/modules/$m.ko" "$order"
+		echo "$m" >>"$order"
+	done
+}
 # What the results console needs, loaded by /init before anything else.
-for m in ${console_mods[@]+"${console_mods[@]}"}; do
-	grep -qx "$m" "$root/lib/modules/console-order" && continue
-	copy_module "$m" || { log "module $m: not found (built in?)"; continue; }
-	add_deps "$root/lib/modules/$m.ko" "$root/lib/modules/console-order"
-	echo "$m" >>"$root/lib/modules/console-order"
-done
+add_listed "$root/lib/modules/console-order" ${console_mods[@]+"${console_mods[@]}"}
 # Modules perfprobe.ko depends on (normally none: genetlink is built in).
 add_deps "$module" "$root/lib/modules/load-order"
-# Kernel modules other tests need (built in, or missing, is not an error).
-for m in ${extra_mods[@]+"${extra_mods[@]}"}; do
-	grep -qx "$m" "$root/lib/modules/extra-order" && continue
-	copy_module "$m" || { log "module $m: not found (built in?)"; continue; }
-	add_deps "$root/lib/modules/$m.ko" "$root/lib/modules/extra-order"
-	echo "$m" >>"$root/lib/modules/extra-order"
-done
+# Kernel modules other tests need.
+add_listed "$root/lib/modules/extra-order" ${extra_mods[@]+"${extra_mods[@]}"}
 
 # Shared libraries of the dynamically linked programs.
 copy_libs() { # program

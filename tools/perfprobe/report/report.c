@@ -622,6 +622,15 @@ static struct bars *bars_new(struct report *rp, const char *title, const char *u
 	return b;
 }
 
+/* Open section id (once) before its first chart. */
+static void section(struct report *rp, bool *open, const char *id, const char *title)
+{
+	if (*open)
+		return;
+	fprintf(rp->f, "<section id=\"%s\">\n<h2>%s</h2>\n", id, title);
+	*open = true;
+}
+
 /* bw_mem's kinds, in lmbench's order; the largest size each. */
 static const char *const bw_kinds[] = {
 	"rd", "wr", "rdwr", "cp", "fcp", "frd", "fwr", "bcopy", "bzero",
@@ -648,10 +657,8 @@ static void bandwidth(struct report *rp)
 		snprintf(key, sizeof(key), "bw_mem-%s-*", bw_kinds[i]);
 		bars_add(b, rp, key, NULL, "MB/s");
 	}
-	if (b->ncat) {
-		fputs("<section id=\"bandwidth\">\n<h2>Bandwidth</h2>\n", rp->f);
-		open = true;
-	}
+	if (b->ncat)
+		section(rp, &open, "bandwidth", "Bandwidth");
 	bars_chart(rp, b, "bw-mem", "MB/s (10^6 bytes a second) of each kind at its largest "
 		   "size; whiskers: the samples' min..max.");
 	free(b);
@@ -660,10 +667,8 @@ static void bandwidth(struct report *rp)
 		return;
 	for (i = 0; i < ARRAY_SIZE(stream_keys); i++)
 		bars_add(b, rp, stream_keys[i], NULL, "MB/s");
-	if (b->ncat && !open) {
-		fputs("<section id=\"bandwidth\">\n<h2>Bandwidth</h2>\n", rp->f);
-		open = true;
-	}
+	if (b->ncat)
+		section(rp, &open, "bandwidth", "Bandwidth");
 	bars_chart(rp, b, "stream", "The median of the counted passes; whiskers: min..max "
 		   "(STREAM's own headline is the best, the _best keys).");
 	free(b);
@@ -675,10 +680,8 @@ static void bandwidth(struct report *rp)
 	bars_add(b, rp, "bw_tcp", NULL, "MB/s");
 	bars_add(b, rp, "bw_file_rd-io-*", NULL, "MB/s");
 	bars_add(b, rp, "bw_mmap_rd-mo-*", NULL, "MB/s");
-	if (b->ncat && !open) {
-		fputs("<section id=\"bandwidth\">\n<h2>Bandwidth</h2>\n", rp->f);
-		open = true;
-	}
+	if (b->ncat)
+		section(rp, &open, "bandwidth", "Bandwidth");
 	bars_chart(rp, b, "bw-ipc", "Pipe, AF_UNIX and TCP stream bandwidth, file and mmap "
 		   "reread; whiskers: min..max.");
 	free(b);
@@ -709,10 +712,8 @@ static void latency(struct report *rp)
 			if (!strcmp(c->key, "lat_syscall-read"))
 				bars_add(b, rp, "lat_syscall-io", NULL, "us");
 		}
-		if (b->ncat && !open) {
-			fputs("<section id=\"latency\">\n<h2>Latency</h2>\n", rp->f);
-			open = true;
-		}
+		if (b->ncat)
+			section(rp, &open, "latency", "Latency");
 		bars_chart(rp, b, ids[t], "The median; whiskers: the samples' min..max.  Shorter "
 			   "is better.");
 		free(b);
