@@ -332,6 +332,14 @@ if want cli && [ -x "$PPC" ]; then
 	has "copy --json: the results document" '^  "format": "perfprobe-results"' /tmp/o
 	has "copy --json: a kcopy-in result" '"key": "kcopy-in-4k-a0"' /tmp/o
 	has "copy --json: the CPU clock measured as for run" '"measured_mhz": [0-9]' /tmp/o
+	# the report's copy sweep and timer chart, from real runs of both
+	$PPC --quick --no-save --json copy --sizes 4k,64k,1m --align 0 >/tmp/copy.json 2>/dev/null
+	$PPC --json timer --count 100 >/tmp/timer.json 2>/dev/null
+	$PPC report /tmp/copy.json /tmp/timer.json -o /tmp/r.html >/tmp/o 2>&1
+	check "report of a copy run and a timer document exits 0" [ $? -eq 0 ]
+	has "report: the copy sweep's chart" '<svg [^>]*id="copy-0"' /tmp/r.html
+	has "report: its copy_from_user line" 'copy_from_user</title></path>' /tmp/r.html
+	has "report: the timer lateness chart with its bars" 'id="timer-0"' /tmp/r.html
 	$PPC --json trace -- /bin/busybox true >/tmp/o 2>/dev/null
 	has "trace --json: exit status 0" '^  "exit_status": 0,' /tmp/o
 	has "trace --json: execve by name" '"name": "execve"' /tmp/o
