@@ -38,6 +38,7 @@ struct pp_opts {
 	bool no_save;
 	const char *tmpdir;		/* --tmpdir */
 	const char *label;		/* --label, NULL: the release */
+	bool quiet;			/* --quiet: no progress */
 };
 
 struct pp_ctx;
@@ -77,6 +78,7 @@ struct pp_ctx {
 	const struct pp_key_decl *keys;	/* and the keys it declares */
 	char exe_dir[256];		/* directory of the perfprobe binary */
 	unsigned int done, total;	/* progress, in benchmarks */
+	uint64_t start_ns, bench_ns;	/* when the run, the benchmark began */
 	char failmsg[256];
 	pp_kview_fn kview;
 	/* the last sampled loop's kernel view, for the result that reports it */
@@ -198,6 +200,12 @@ int pp_fail(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 
 /* Progress on stderr. */
 void pp_progress(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
+/*
+ * Benchmark i begins: the progress lines say i + 1 of ctx->total, and on
+ * a terminal the status line its elapsed time and an estimate of what is
+ * left.  pp_status_end() when the run is over.
+ */
+void pp_progress_begin(struct pp_ctx *ctx, unsigned int i);
 
 /*
  * Temporary files and directories of a benchmark.  They are removed at

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,15 +14,77 @@
 
 int pp_verbose;
 
+/*
+ * The status line: one line at the bottom of a terminal, redrawn in
+ * place ("\r", erase to the end of the line); every other line written
+ * to stderr goes above it.  Nothing of it when stderr is not a terminal.
+ */
+static char status[512];
+static bool status_on;
+static int status_tty = -1;
+
+bool pp_status_tty(void)
+{
+	const char *term = getenv("TERM");
+
+	if (status_tty < 0)
+		status_tty = isatty(STDERR_FILENO) && term && strcmp(term, "dumb");
+	return status_tty;
+}
+
+static void status_hide(void)
+{
+	if (status_on)
+		fputs("\r\033[K", stderr);
+}
+
+static void status_show(void)
+{
+	if (status_on) {
+		fputs(status, stderr);
+		fflush(stderr);
+	}
+}
+
+void pp_status_set(const char *text)
+{
+	struct winsize ws;
+	size_t max = sizeof(status) - 1;
+
+	if (!pp_status_tty())
+		return;
+	/* a wrapped line cannot be redrawn in place: cut it to the width */
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1 && (size_t)ws.ws_col - 1 < max)
+		max = ws.ws_col - 1;
+	status_hide();
+	snprintf(status, max + 1, "%s", text);
+	status_on = true;
+	status_show();
+}
+
+void pp_status_end(void)
+{
+	status_hide();
+	status_on = false;
+	fflush(stderr);
+}
+
+void pp_vline(const char *fmt, va_list ap)
+{
+	status_hide();
+	fputs("perfprobe: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	status_show();
+}
+
 void pp_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("perfprobe: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pp_vline(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void pp_dbg(const char *fmt, ...)
@@ -30,11 +93,9 @@ void pp_dbg(const char *fmt, ...)
 
 	if (!pp_verbose)
 		return;
-	fputs("perfprobe: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pp_vline(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int pp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -202,6 +263,7 @@ int pp_usage_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	status_hide();
 	fputs("perfprobe: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -54,6 +54,17 @@ int pp_write_full(int fd, const void *buf, size_t n);
  * beside it, fsync, rename.  Never a half-written path.  0 or -errno.
  */
 int pp_write_file_atomic(const char *path, const void *buf, size_t len);
+
+/*
+ * The status line at the bottom of a terminal (stderr): set it, and the
+ * lines pp_err()/pp_vline() write go above it; end removes it.  Does
+ * nothing when stderr is not a terminal.
+ */
+bool pp_status_tty(void);
+void pp_status_set(const char *text);
+void pp_status_end(void);
+/* "perfprobe: " and the message, a line on stderr above the status line. */
+void pp_vline(const char *fmt, va_list ap);
 /* The error of a short read() or write() r: -errno, or -EPIPE for EOF. */
 int pp_io_err(ssize_t r);
 

@@ -42,6 +42,7 @@ struct cmd {
 	const char *args;
 	const char *help;
 	const struct pp_cmd_opts *opts;	/* the command's own options */
+	const char *nojson;	/* why --json is refused; NULL: it is honoured */
 };
 
 static int cmd_list(struct pp_cli *cli, int argc, char **argv);
@@ -60,23 +61,29 @@ static int cmd_help(struct pp_cli *cli, int argc, char **argv);
 static int cmd_version(struct pp_cli *cli, int argc, char **argv);
 
 static const struct cmd cmds[] = {
-	{ "list", cmd_list, "[GROUP]", "list the benchmarks, one per line", NULL },
-	{ "run", cmd_run, "[NAME|GROUP...]", "run benchmarks (default: all)", NULL },
-	{ "syscall", cmd_syscall, "", "the Processor, Processes table (group proc)", NULL },
-	{ "summary", cmd_summary, "RUNS...", "lmbench tables, one row per run (files, dirs, labels, latest)", NULL },
-	{ "ls", cmd_ls, "[--kernel K] [--label L]", "list the saved runs", &ls_opts },
-	{ "compare", pp_cmd_compare, "[-t PCT] BASE NEW...", "did NEW regress against BASE? verdicts per key (files or dirs)", &pp_compare_opts },
-	{ "report", pp_cmd_report, "[--format svg] RUNS... -o OUT", "one HTML page (or SVG files) of runs: tables, curves, bars, compare", &pp_report_opts },
-	{ "import", pp_cmd_import, "lmbench FILE... [-o DIR]", "lmbench results files or summaries as perfprobe runs", NULL },
-	{ "export", pp_cmd_export, "--csv RUNS... [-o FILE]", "every result as a flat CSV row (key, unit, value, median, min, max, cv)", &pp_export_opts },
-	{ "kernel-view", pp_cmd_kernel_view, "status", "which kernel-view backend (perfprobe.ko, BPF) would be used; each probe: how, or why not", NULL },
-	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL },
-	{ "copy", pp_cmd_copy, "[-d DIR -s LIST]", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", &pp_copy_opts },
-	{ "timer", pp_cmd_timer, "[-p NS -n N]", "hrtimer expiry lateness (perfprobe.ko)", &pp_timer_opts },
-	{ "trace", pp_cmd_trace, "[-H] [--all] -- CMD...", "per-syscall kernel times of a command (perfprobe.ko or BPF)", &pp_trace_opts },
-	{ "netserver", pp_cmd_netserver, "[-b ADDR...]", "serve the net benchmarks' tests", &pp_netserver_opts },
-	{ "help", cmd_help, "", "this text", NULL },
-	{ "version", cmd_version, "", "print the version", NULL },
+	{ "list", cmd_list, "[GROUP]", "list the benchmarks, one per line", NULL, NULL },
+	{ "run", cmd_run, "[NAME|GROUP...]", "run benchmarks (default: the LMBench set; others by name)", NULL, NULL },
+	{ "syscall", cmd_syscall, "", "the Processor, Processes table (group proc)", NULL, NULL },
+	{ "summary", cmd_summary, "RUNS...", "lmbench tables, one row per run (files, dirs, labels, latest)", NULL,
+	  "the result files already are JSON" },
+	{ "ls", cmd_ls, "[--kernel K] [--label L]", "list the saved runs", &ls_opts, NULL },
+	{ "compare", pp_cmd_compare, "[-t PCT] BASE NEW...", "did NEW regress against BASE? verdicts per key (files or dirs)", &pp_compare_opts, NULL },
+	{ "report", pp_cmd_report, "[--format svg] RUNS... -o OUT", "one HTML page (or SVG files) of runs: tables, curves, bars, compare", &pp_report_opts,
+	  "a report is HTML or SVG (--format)" },
+	{ "import", pp_cmd_import, "lmbench FILE... [-o DIR]", "lmbench results files or summaries as perfprobe runs", NULL,
+	  "it writes result files, which are JSON" },
+	{ "export", pp_cmd_export, "--csv RUNS... [-o FILE]", "every result as a flat CSV row (key, unit, value, median, min, max, cv)", &pp_export_opts,
+	  "the result files already are JSON" },
+	{ "kernel-view", pp_cmd_kernel_view, "status", "which kernel-view backend (perfprobe.ko, BPF) would be used; each probe: how, or why not", NULL, NULL },
+	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL, NULL },
+	{ "copy", pp_cmd_copy, "[-d DIR -s LIST]", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", &pp_copy_opts, NULL },
+	{ "timer", pp_cmd_timer, "[-p NS -n N]", "hrtimer expiry lateness (perfprobe.ko)", &pp_timer_opts, NULL },
+	{ "trace", pp_cmd_trace, "[-H] [--all] -- CMD...", "per-syscall kernel times of a command (perfprobe.ko or BPF)", &pp_trace_opts, NULL },
+	{ "netserver", pp_cmd_netserver, "[-b ADDR...]", "serve the net benchmarks' tests", &pp_netserver_opts,
+	  "a server prints no document" },
+	{ "help", cmd_help, "[COMMAND]", "this text, or a command's usage, options and example", NULL,
+	  "help is text" },
+	{ "version", cmd_version, "", "print the version", NULL, NULL },
 };
 
 enum {
@@ -88,6 +95,7 @@ enum {
 	OPT_KERNEL_VIEW,
 	OPT_FULL,
 	OPT_VERSION,
+	OPT_QUIET,
 };
 
 static const struct option long_opts[] = {
@@ -106,6 +114,7 @@ static const struct option long_opts[] = {
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "noise", required_argument, NULL, OPT_NOISE },
 	{ "kernel-view", required_argument, NULL, OPT_KERNEL_VIEW },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -132,6 +141,7 @@ static void usage(FILE *f)
 		"      --kernel-view auto|kmod|bpf|off  the kernel's figures for each result, from\n"
 		"                    perfprobe.ko or BPF (default auto: the module if loaded, else BPF)\n"
 		"  -v, --verbose     more detail: every result with its spread\n"
+		"      --quiet       no progress on stderr (errors and notes still; -q is --quick)\n"
 		"  -h, --help        this text;  --version  the version\n"
 		"\nexit codes: 0 all ran, 1 failure, 2 usage error, 3 bad result file,\n"
 		"            4 some benchmarks skipped (the rest ran)\n",
@@ -185,6 +195,9 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 		break;
 	case OPT_FULL:
 		ps->full = true;
+		break;
+	case OPT_QUIET:
+		cli->opts.quiet = true;
 		break;
 	case 'v':
 		pp_verbose++;
@@ -357,7 +370,9 @@ static void list_bench(const struct pp_bench *b)
 	pp_print_open_object(NULL);
 	pp_print_string(PP_ANY, "name", "%-16s ", b->name);
 	pp_print_string(PP_ANY, "group", "%-7s ", b->group);
-	pp_print_string(PP_ANY, "summary", "%s\n", b->summary);
+	pp_print_string(PP_ANY, "summary", "%s", b->summary);
+	/* what `run` with no names leaves out */
+	pp_print_text("%s\n", b->not_default ? " (by name)" : "");
 	pp_print_bool(PP_JSON, "default", NULL, !b->not_default);
 	pp_print_open_array("keys");
 	for (k = b->keys; (pp_verbose || pp_print_json()) && k && k->pattern; k++) {
@@ -421,9 +436,10 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 		return PP_EXIT_FAIL;
 	}
 	ctx.total = n;
-	fprintf(stderr, "perfprobe: %u benchmark%s, %u samples of %.0f ms each, %s\n",
-		n, n == 1 ? "" : "s", ctx.opts.samples, ctx.opts.target_ms,
-		ctx.opts.pin_cpu >= 0 ? "pinned" : "not pinned (use --cpu N to pin)");
+	if (!ctx.opts.quiet)
+		pp_err("%u benchmark%s, %u samples of %.0f ms each, %s", n, n == 1 ? "" : "s",
+		       ctx.opts.samples, ctx.opts.target_ms,
+		       ctx.opts.pin_cpu >= 0 ? "pinned" : "not pinned (use --cpu N to pin)");
 
 	pp_interrupt_enable();
 	for (i = 0; i < n && !pp_interrupted; i++) {
@@ -431,7 +447,7 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 
 		ctx.bench = list[i]->name;
 		ctx.keys = list[i]->keys;
-		ctx.done = i;
+		pp_progress_begin(&ctx, i);
 		ctx.failmsg[0] = '\0';
 		ctx.kv_iters = 0;
 		pp_progress(&ctx, "%s: %s", list[i]->name, list[i]->summary);
@@ -452,6 +468,7 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 				    ctx.failmsg[0] ? ctx.failmsg : "unknown error");
 		}
 	}
+	pp_status_end();
 	return pp_cmd_run_finish(&ctx, tag, run_text, NULL);
 }
 
@@ -645,8 +662,13 @@ static int cmd_ls(struct pp_cli *cli, int argc, char **argv)
 static int cmd_help(struct pp_cli *cli, int argc, char **argv)
 {
 	(void)cli;
-	(void)argc;
-	(void)argv;
+	if (argc > 1)
+		return pp_usage_err("help: one command at a time");
+	if (argc == 1) {
+		if (!find_cmd(argv[0]))
+			return pp_usage_err("help: unknown command '%s'", argv[0]);
+		return pp_cmd_help_text(argv[0], stdout) ? PP_EXIT_FAIL : 0;
+	}
 	usage(stdout);
 	return 0;
 }
@@ -672,12 +694,17 @@ int pp_main(int argc, char **argv)
 		return ret;
 	if (cli.version)
 		return cmd_version(&cli, 0, NULL);
+	cmd = cli.cmd ? find_cmd(cli.cmd) : NULL;
+	if (cli.help && cmd)		/* perfprobe COMMAND --help */
+		return pp_cmd_help_text(cmd->name, stdout) ? PP_EXIT_FAIL : 0;
 	if (cli.help || !cli.cmd) {
 		usage(cli.cmd || cli.help ? stdout : stderr);
 		return cli.help ? 0 : PP_EXIT_USAGE;
 	}
-	cmd = find_cmd(cli.cmd);
-	if (cmd)
-		return cmd->fn(&cli, cli.nargs, cli.args);
-	return pp_usage_err("unknown command '%s'", cli.cmd);
+	if (!cmd)
+		return pp_usage_err("unknown command '%s'", cli.cmd);
+	/* --json: a document from every command that prints data, else refused */
+	if (cli.opts.json && cmd->nojson)
+		return pp_usage_err("%s: --json is not supported: %s", cmd->name, cmd->nojson);
+	return cmd->fn(&cli, cli.nargs, cli.args);
 }

@@ -2,6 +2,8 @@
 #ifndef PP_CLI_H
 #define PP_CLI_H
 
+#include <stdio.h>
+
 #include <getopt.h>
 
 #include "harness.h"
@@ -41,5 +43,8 @@ struct pp_cli {
 int pp_cli_parse(int argc, char **argv, struct pp_cli *cli);
 
 int pp_main(int argc, char **argv);
+
+/* One command's usage, options and example (help.c); -1: no such command. */
+int pp_cmd_help_text(const char *cmd, FILE *f);
 
 #endif /* PP_CLI_H */
