@@ -115,7 +115,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools kmod kmod-style check-spec check check-build check-layout check-san vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
+.PHONY: bpf-check all tools man uninstall modules_install kmod kmod-style check-spec check check-build check-layout check-san vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -283,12 +283,50 @@ check-kernels:
 	done
 	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe prove --exec '' tests/vm/kernel-ab.t
 
-install: tools
-	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(PREFIX)/libexec/perfprobe && \
-	install -m 0755 $(O)/perfprobe $(DESTDIR)$(PREFIX)/bin/perfprobe && \
-	install -m 0755 $(O)/perfprobe-hello $(DESTDIR)$(PREFIX)/libexec/perfprobe/perfprobe-hello && \
-	install -m 0755 $(O)/perfprobe-lean $(DESTDIR)$(PREFIX)/libexec/perfprobe/perfprobe-lean
+# Installed layout: PREFIX (default /usr/local), DESTDIR for a staging root.
+BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/perfprobe
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/perfprobe
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+
+# Man pages from their reST (Documentation/man/), with docutils' rst2man.
+RST2MAN ?= $(or $(shell command -v rst2man 2>/dev/null),rst2man.py)
+MAN_SRCS := $(wildcard Documentation/man/*.rst)
+MANPAGES := $(patsubst Documentation/man/%.rst,$(O)/man/%,$(MAN_SRCS))
+
+man: $(MANPAGES)
+
+$(O)/man/%: Documentation/man/%.rst
+	$(call say,RST2MAN,$@)mkdir -p $(@D) && $(RST2MAN) --strict $< $@.tmp && mv $@.tmp $@
+
+DOCS := README.md $(wildcard Documentation/*.rst Documentation/*/*.rst)
+
+install: tools man
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR) && \
+	install -m 0755 $(O)/perfprobe $(DESTDIR)$(BINDIR)/perfprobe && \
+	install -m 0755 $(O)/perfprobe-hello $(O)/perfprobe-lean $(DESTDIR)$(LIBEXECDIR)/ && \
+	install -m 0644 $(filter %.1,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man1/ && \
+	install -m 0644 $(filter %.5,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man5/ && \
+	install -m 0644 scripts/completion/perfprobe.bash $(DESTDIR)$(BASHCOMPDIR)/perfprobe && \
+	install -m 0644 scripts/completion/_perfprobe $(DESTDIR)$(ZSHCOMPDIR)/_perfprobe && \
+	for d in $(DOCS); do install -D -m 0644 $$d $(DESTDIR)$(DOCDIR)/$$d || exit 1; done
+
+uninstall:
+	$(call say,UNINSTALL,$(DESTDIR)$(PREFIX))rm -f $(DESTDIR)$(BINDIR)/perfprobe \
+		$(DESTDIR)$(LIBEXECDIR)/perfprobe-hello $(DESTDIR)$(LIBEXECDIR)/perfprobe-lean \
+		$(patsubst $(O)/man/%,$(DESTDIR)$(MANDIR)/man1/%,$(filter %.1,$(MANPAGES))) \
+		$(patsubst $(O)/man/%,$(DESTDIR)$(MANDIR)/man5/%,$(filter %.5,$(MANPAGES))) \
+		$(DESTDIR)$(BASHCOMPDIR)/perfprobe $(DESTDIR)$(ZSHCOMPDIR)/_perfprobe && \
+	rm -rf $(DESTDIR)$(DOCDIR) && \
+	rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null; true
+
+# The module into /lib/modules/<release>/updates of KDIR's kernel.
+modules_install:
+	$(Q)$(MAKE) -C kmod $(if $(KDIR),KDIR=$(KDIR)) modules_install
 
 clean:
 	$(call say,CLEAN,.)rm -rf build build-san perfprobe
@@ -303,7 +341,10 @@ help:
 	@echo '  kmod-style   checkpatch --strict, W=1 and sparse on kmod/'
 	@echo '  vmtest       module tests in a QEMU guest [KDIR=... KERNEL=...]'
 	@echo '  check-kernels  vmtest on Debian 6.12 and 6.12 PREEMPT_RT [CHECK_KERNELS=...]'
-	@echo '  install      PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
+	@echo '  install      binary, helpers, man pages, completion, docs: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
+	@echo '  uninstall    remove what install put there'
+	@echo '  man          the man pages, from Documentation/man/*.rst (rst2man)'
+	@echo '  modules_install  perfprobe.ko into /lib/modules/<release>/updates [KDIR=]'
 	@echo '  clean'
 	@echo 'variables: V=1 (show commands), O=DIR (build dir), SAN=1 (sanitizers)'
 

@@ -109,11 +109,13 @@ static const struct {
 	  "example:\n  perfprobe trace -- ls /\n" },
 	{ "netserver",
 	  "usage: perfprobe netserver [-b ADDR]... [-p PORT] [-m N] [-q]\n\n"
-	  "The far end of the net benchmarks.  Its options are its own.\n\n"
-	  "  -b, --bind ADDR      listen there (default the loopback; repeatable)\n"
-	  "  -p, --port N         control port (default 12865)\n"
-	  "  -m, --max-tests N    exit after N tests\n"
-	  "  -q, --quiet          no line per test\n\n"
+	  "The far end of the net benchmarks.  Its options are its own: the global\n"
+	  "options end at the word netserver.\n\n"
+	  "  -b, --bind ADDR      listen on ADDR (numeric IPv4 or IPv6; repeatable);\n"
+	  "                       default 127.0.0.1 and ::1 (the loopback only)\n"
+	  "  -p, --port N         control port (default 12866); data ports are ephemeral\n"
+	  "  -m, --max-tests N    tests served at once\n"
+	  "  -q, --quiet          log only problems\n\n"
 	  "example:\n  perfprobe netserver --bind 192.0.2.2\n" },
 	{ "help",
 	  "usage: perfprobe help [COMMAND]\n\n"

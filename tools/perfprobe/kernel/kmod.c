@@ -192,6 +192,15 @@ static int kmod_status(struct pp_cli *cli)
 	int ret;
 
 	ret = pp_kmod_open(&s, &info, "kmod status");
+	if (ret == PP_EXIT_SKIP && cli->opts.json) {
+		/* not loaded: said on stderr, and a document all the same */
+		pp_print_start(stdout, true);
+		pp_print_string(PP_JSON, "format", NULL, "perfprobe-kmod-status");
+		pp_print_bool(PP_JSON, "loaded", NULL, false);
+		pp_print_string(PP_JSON, "why", NULL, PPNL_NOT_LOADED);
+		pp_print_done();
+		return ret;
+	}
 	if (ret)
 		return ret;
 	ppnl_close(&s);

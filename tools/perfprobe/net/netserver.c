@@ -715,18 +715,6 @@ static const struct option ns_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void ns_usage(FILE *f)
-{
-	fprintf(f, "usage: perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] "
-		"[--quiet]\n"
-		"  --bind ADDR     listen on ADDR (IPv4 or IPv6, numeric; up to %d times);\n"
-		"                  default 127.0.0.1 and ::1 (the loopback only)\n"
-		"  --port N        control port (default %d); data ports are ephemeral\n"
-		"  --max-tests N   tests served at once (default %d)\n"
-		"  --quiet         log only problems\n", PP_NETSERVER_MAX_BIND, PP_NET_PORT,
-		PP_NETSERVER_MAX_TESTS);
-}
-
 static int ns_listen_all(const char **binds, unsigned int nb, int port, int *lfds)
 {
 	struct sockaddr_storage ss;
@@ -795,8 +783,7 @@ int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv)
 			o.quiet = true;
 			break;
 		case 'h':
-			ns_usage(stdout);
-			return 0;
+			return pp_cmd_help_text("netserver", stdout) ? PP_EXIT_FAIL : 0;
 		}
 	}
 	if (!nb) {
