@@ -115,7 +115,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools man uninstall modules_install kmod kmod-style check-spec check check-build check-layout check-san vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
+.PHONY: bpf-check all tools man uninstall modules_install check-packages kmod kmod-style check-spec check check-build check-layout check-san vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -205,6 +205,7 @@ check: check-build check-layout
 	$(Q)$(MAKE) --no-print-directory vmtest
 	$(Q)$(MAKE) --no-print-directory check-kernels
 	$(Q)$(MAKE) --no-print-directory check-arm64
+	$(Q)$(MAKE) --no-print-directory check-packages
 
 # The layering: the core must not see a CLI or feature header.  Each of
 # these includes has to fail under the core's flags.
@@ -269,6 +270,11 @@ vmtest:
 check-arm64:
 	$(Q)prove --exec '' tests/arm64/cross.t
 	$(Q)$(MAKE) --no-print-directory vmtest-arm64
+
+# The Debian packages built from a clean checkout, lintian, installed,
+# DKMS building the module, purged (tests/pkg/deb.t; root).
+check-packages:
+	$(Q)prove --exec '' tests/pkg/deb.t
 
 vmtest-arm64:
 	$(Q)prove --exec '' scripts/vmtest.sh :: --arch arm64 $(if $(KERNEL),--kernel $(KERNEL)) \
@@ -345,6 +351,7 @@ help:
 	@echo '  uninstall    remove what install put there'
 	@echo '  man          the man pages, from Documentation/man/*.rst (rst2man)'
 	@echo '  modules_install  perfprobe.ko into /lib/modules/<release>/updates [KDIR=]'
+	@echo '  check-packages   build the Debian packages, lintian, install, dkms build, purge'
 	@echo '  clean'
 	@echo 'variables: V=1 (show commands), O=DIR (build dir), SAN=1 (sanitizers)'
 

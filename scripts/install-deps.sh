@@ -19,7 +19,8 @@ libnl-3-dev libnl-genl-3-dev libelf-dev libssl-dev libkcapi-dev libbpf-dev
 clang llvm bpftool
 jq perl iproute2 util-linux procps
 chromium tidy fonts-dejavu-core python3
-python3-docutils man-db groff-base zsh"
+python3-docutils man-db groff-base zsh
+debhelper dh-dkms dkms lintian fakeroot dpkg-dev git"
 KMOD="linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static
 cpio kmod sparse linux-source-6.1 xz-utils python3 python3-yaml dwarves"
 

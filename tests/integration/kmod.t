@@ -31,7 +31,17 @@ notloaded() { # DESCRIPTION ARGS...
 		"$T_TMP/e"; echo $?) "$d without the module: exit 4, one line (got $rc, $lines lines)"
 }
 notloaded "kmod status" kmod status
-notloaded "kmod status --json" --json kmod status
+# --json: the one line on stderr, and a document saying so on stdout
+if [ $loaded = 1 ]; then
+	skip "kmod status --json without the module: perfprobe.ko is loaded"
+else
+	"$PERFPROBE" --json kmod status >"$T_TMP/out" 2>"$T_TMP/e"
+	rc=$?
+	ok $([ "$rc" -eq 4 ] && [ "$(wc -l <"$T_TMP/e")" -eq 1 ] &&
+		jq -e '.format == "perfprobe-kmod-status" and .loaded == false and
+			(.why | test("insmod"))' "$T_TMP/out" >/dev/null; echo $?) \
+		"kmod status --json without the module: exit 4, one line, a document with loaded false (got $rc)"
+fi
 notloaded "copy --quick" --quick copy
 notloaded "copy --dir all --sizes 4k" copy --dir all --sizes 4k
 notloaded "timer" timer
