@@ -77,8 +77,10 @@ def main():
         bigfile = os.path.join(tmp, "big")
         with open(tmpfile, "wb") as f:
             f.write(b"x" * 4096)
+        # the size perfprobe's lat_pagefault maps by default (8 MB, --full
+        # 64 MB): the cost per page grows with the file, so the same size
         with open(bigfile, "wb") as f:
-            f.write(os.urandom(1 << 20) * 64)
+            f.write(os.urandom(1 << 20) * 8)
             f.flush()
             os.fsync(f.fileno())
         subst = {"tmpfile": tmpfile, "bigfile": bigfile}
