@@ -80,6 +80,23 @@ static int count_calls(uint64_t iters, void *arg)
 	return 0;
 }
 
+/* The quietest window: a burst of disturbance is left out, not averaged in. */
+static void test_quietest_window(void **state)
+{
+	/* 1-4 quiet, 5-8 disturbed, 9-14 quiet */
+	static const double v[] = { 10, 10.1, 9.9, 10, 30, 55, 12, 40, 10, 10, 10.05, 9.95, 10, 10 };
+	static const double flat[] = { 5, 5, 5, 5, 5 };
+
+	(void)state;
+	assert_int_equal(pp_quietest_window(v, 14, 5), 8);
+	assert_true(pp_cv_pct(v + 8, 5) < 1);
+	assert_int_equal(pp_quietest_window(v, 8, 4), 0);	/* before the burst */
+	/* a tie: the first; a window as long as the data: 0 */
+	assert_int_equal(pp_quietest_window(flat, 5, 2), 0);
+	assert_int_equal(pp_quietest_window(v, 14, 14), 0);
+	assert_true(pp_cv_pct(v, 1) == 0);
+}
+
 static void test_sample_counts(void **state)
 {
 	struct pp_run run;
@@ -304,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_stats_known),
 		cmocka_unit_test(test_stats_single_and_bad),
 		cmocka_unit_test(test_loop_sizing),
+		cmocka_unit_test(test_quietest_window),
 		cmocka_unit_test(test_sample_counts),
 		cmocka_unit_test(test_sample_failure),
 		cmocka_unit_test(test_sampling_net),

@@ -82,6 +82,40 @@ static int time_once(pp_loop_fn fn, void *arg, uint64_t iters, uint64_t *ns)
 }
 
 /* The samples at the final count; false if one stays impossible. */
+/*
+ * Noise handled, not only flagged: samples that spread more than the
+ * run's noise threshold were disturbed (a preemption, another process on
+ * the CPU) for part of the time.  As many samples again are taken (the
+ * time bound: twice the samples' time; none with --quick), and the
+ * quietest n consecutive of them are the result.  Said on stderr, and
+ * by pp_report_sampling() in the run's info.
+ */
+static int quieten(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, struct pp_sampling *s)
+{
+	unsigned int i, n = s->n;
+	size_t start;
+	uint64_t ns;
+	int ret;
+
+	if (ctx->opts.quick || ctx->opts.noise_pct <= 0 || 2 * n > PP_MAX_SAMPLES || n < 3)
+		return 0;
+	s->first_cv_pct = pp_cv_pct(s->ns_per_op, n);
+	if (s->first_cv_pct <= ctx->opts.noise_pct)
+		return 0;
+	for (i = n; i < 2 * n; i++) {
+		ret = time_once(fn, arg, s->iters, &ns);
+		if (ret)
+			return ret;
+		s->ns_per_op[i] = (double)ns / (double)s->iters;
+	}
+	start = pp_quietest_window(s->ns_per_op, 2 * n, n);
+	memmove(s->ns_per_op, s->ns_per_op + start, n * sizeof(s->ns_per_op[0]));
+	s->taken = 2 * n;
+	pp_dbg("%s: samples spread %.1f%%: %u more taken, the quietest %u kept (%.1f%%)",
+	       ctx->bench ? ctx->bench : "?", s->first_cv_pct, n, n, pp_cv_pct(s->ns_per_op, n));
+	return 0;
+}
+
 static int take_samples(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 			double overhead, struct pp_sampling *s)
 {
@@ -91,6 +125,7 @@ static int take_samples(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 
 	for (attempt = 0; attempt < PP_NET_ATTEMPTS; attempt++) {
 		s->n = ctx->opts.samples;
+		s->taken = 0;
 		s->cpu_first = pp_current_cpu();
 		for (i = 0; i < s->n; i++) {
 			ret = time_once(fn, arg, s->iters, &ns);
@@ -98,6 +133,9 @@ static int take_samples(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 				return ret;
 			s->ns_per_op[i] = (double)ns / (double)s->iters;
 		}
+		ret = quieten(ctx, fn, arg, s);
+		if (ret)
+			return ret;
 		s->cpu_last = pp_current_cpu();
 		/* The empty loop's cost is part of every pass: take it out. */
 		if (overhead <= 0 || pp_sampling_net(s, overhead, 1))
@@ -343,6 +381,13 @@ int pp_report_sampling(struct pp_ctx *ctx, const char *key,
 		return -1;
 	r->cpu_first = s->cpu_first;
 	r->cpu_last = s->cpu_last;
+	if (s->taken > s->n) {
+		char name[PP_KEY_MAX + 16];
+
+		snprintf(name, sizeof(name), "%s-samples", key);
+		pp_info(ctx, name, "the first %u spread %.1f%%: %u taken, the quietest %u "
+			"consecutive kept", s->n, s->first_cv_pct, s->taken, s->n);
+	}
 	print_result(ctx, r);
 	return 0;
 }

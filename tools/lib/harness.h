@@ -92,6 +92,9 @@ struct pp_sampling {
 	unsigned int n;
 	double ns_per_op[PP_MAX_SAMPLES];
 	int cpu_first, cpu_last;
+	/* noisy: taken in all, and the first n's CV (0: none extra) */
+	unsigned int taken;
+	double first_cv_pct;
 };
 
 struct pp_timing_opts {

@@ -65,3 +65,28 @@ int pp_stats_compute(const double *v, size_t n, struct pp_stats *st)
 	st->median = pp_median(v, n);
 	return isnan(st->median) ? -ENOMEM : 0;
 }
+
+double pp_cv_pct(const double *v, size_t n)
+{
+	struct pp_stats st;
+
+	if (n < 2 || pp_stats_compute(v, n, &st))
+		return 0;
+	return st.cv_pct;
+}
+
+size_t pp_quietest_window(const double *v, size_t total, size_t n)
+{
+	size_t i, best = 0;
+	double best_cv = INFINITY;
+
+	for (i = 0; n && i + n <= total; i++) {
+		double cv = pp_cv_pct(v + i, n);
+
+		if (cv < best_cv) {
+			best_cv = cv;
+			best = i;
+		}
+	}
+	return best;
+}

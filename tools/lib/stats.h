@@ -18,4 +18,13 @@ struct pp_stats {
 int pp_stats_compute(const double *v, size_t n, struct pp_stats *st);
 double pp_median(const double *v, size_t n);
 
+/* The coefficient of variation of v, in %; 0 for fewer than 2 values. */
+double pp_cv_pct(const double *v, size_t n);
+
+/*
+ * Where the n consecutive values of v[0..total) with the smallest
+ * coefficient of variation begin (the first such window on a tie).
+ */
+size_t pp_quietest_window(const double *v, size_t total, size_t n);
+
 #endif /* PP_STATS_H */
