@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cpuhog.h"
 #include "harness.h"
 
 #define CALIB_MAX_ROUNDS	40
@@ -97,20 +98,30 @@ static int quieten(struct pp_ctx *ctx, pp_loop_fn fn, void *arg, struct pp_sampl
 	uint64_t ns;
 	int ret;
 
+	struct pp_hogs *snap;
+
 	if (ctx->opts.quick || ctx->opts.noise_pct <= 0 || 2 * n > PP_MAX_SAMPLES || n < 3)
 		return 0;
 	s->first_cv_pct = pp_cv_pct(s->ns_per_op, n);
 	if (s->first_cv_pct <= ctx->opts.noise_pct)
 		return 0;
+	snap = pp_hogs_snap();
 	for (i = n; i < 2 * n; i++) {
 		ret = time_once(fn, arg, s->iters, &ns);
-		if (ret)
+		if (ret) {
+			pp_hogs_since(snap, s->hogs, sizeof(s->hogs));
 			return ret;
+		}
 		s->ns_per_op[i] = (double)ns / (double)s->iters;
 	}
 	start = pp_quietest_window(s->ns_per_op, 2 * n, n);
 	memmove(s->ns_per_op, s->ns_per_op + start, n * sizeof(s->ns_per_op[0]));
 	s->taken = 2 * n;
+	/* still disturbed: who else ran while the second set was taken */
+	if (pp_cv_pct(s->ns_per_op, n) > ctx->opts.noise_pct)
+		pp_hogs_since(snap, s->hogs, sizeof(s->hogs));
+	else
+		pp_hogs_since(snap, NULL, 0);
 	pp_dbg("%s: samples spread %.1f%%: %u more taken, the quietest %u kept (%.1f%%)",
 	       ctx->bench ? ctx->bench : "?", s->first_cv_pct, n, n, pp_cv_pct(s->ns_per_op, n));
 	return 0;
@@ -126,6 +137,7 @@ static int take_samples(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 	for (attempt = 0; attempt < PP_NET_ATTEMPTS; attempt++) {
 		s->n = ctx->opts.samples;
 		s->taken = 0;
+		s->hogs[0] = '\0';
 		s->cpu_first = pp_current_cpu();
 		for (i = 0; i < s->n; i++) {
 			ret = time_once(fn, arg, s->iters, &ns);
@@ -386,7 +398,8 @@ int pp_report_sampling(struct pp_ctx *ctx, const char *key,
 
 		snprintf(name, sizeof(name), "%s-samples", key);
 		pp_info(ctx, name, "the first %u spread %.1f%%: %u taken, the quietest %u "
-			"consecutive kept", s->n, s->first_cv_pct, s->taken, s->n);
+			"consecutive kept%s%s", s->n, s->first_cv_pct, s->taken, s->n,
+			s->hogs[0] ? "; CPU taken meanwhile by " : "", s->hogs);
 	}
 	print_result(ctx, r);
 	return 0;

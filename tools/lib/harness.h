@@ -95,6 +95,8 @@ struct pp_sampling {
 	/* noisy: taken in all, and the first n's CV (0: none extra) */
 	unsigned int taken;
 	double first_cv_pct;
+	/* still noisy: what else took the CPU meanwhile (cpuhog.h) */
+	char hogs[160];
 };
 
 struct pp_timing_opts {
