@@ -347,6 +347,8 @@ help:
 	@echo '  kmod-style   checkpatch --strict, W=1 and sparse on kmod/'
 	@echo '  vmtest       module tests in a QEMU guest [KDIR=... KERNEL=...]'
 	@echo '  check-kernels  vmtest on Debian 6.12 and 6.12 PREEMPT_RT [CHECK_KERNELS=...]'
+	@echo '  check-arm64  the arm64 cross build under qemu-user, then vmtest-arm64'
+	@echo '  vmtest-arm64 module tests in an arm64 guest (Debian 6.1 arm64, qemu-system-aarch64)'
 	@echo '  install      binary, helpers, man pages, completion, docs: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
 	@echo '  uninstall    remove what install put there'
 	@echo '  man          the man pages, from Documentation/man/*.rst (rst2man)'
