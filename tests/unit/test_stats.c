@@ -97,6 +97,23 @@ static void test_quietest_window(void **state)
 	assert_true(pp_cv_pct(v, 1) == 0);
 }
 
+/* lat_ctx's invariant: a 128k switch cannot be cheaper than the 0k one. */
+static void test_below_beyond_noise(void **state)
+{
+	double tol;
+
+	(void)state;
+	/* the case: 0.42 us at 128k against 2.0 us at 0k */
+	assert_true(pp_below_beyond_noise(0.42, 3, 2.0, 2, 10, &tol));
+	assert_true(tol == 10);
+	/* within the floor, or within twice the larger CV: possible */
+	assert_false(pp_below_beyond_noise(1.85, 1, 2.0, 1, 10, &tol));
+	assert_false(pp_below_beyond_noise(1.5, 15, 2.0, 2, 10, &tol));
+	assert_true(tol == 30);
+	/* above the base: always possible */
+	assert_false(pp_below_beyond_noise(5.0, 0, 2.0, 0, 10, NULL));
+}
+
 static void test_sample_counts(void **state)
 {
 	struct pp_run run;
@@ -322,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_stats_single_and_bad),
 		cmocka_unit_test(test_loop_sizing),
 		cmocka_unit_test(test_quietest_window),
+		cmocka_unit_test(test_below_beyond_noise),
 		cmocka_unit_test(test_sample_counts),
 		cmocka_unit_test(test_sample_failure),
 		cmocka_unit_test(test_sampling_net),

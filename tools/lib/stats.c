@@ -90,3 +90,13 @@ size_t pp_quietest_window(const double *v, size_t total, size_t n)
 	}
 	return best;
 }
+
+bool pp_below_beyond_noise(double v, double v_cv_pct, double base, double base_cv_pct,
+			   double floor_pct, double *tol_pct)
+{
+	double tol = fmax(floor_pct, 2 * fmax(v_cv_pct, base_cv_pct));
+
+	if (tol_pct)
+		*tol_pct = tol;
+	return v < base * (1 - tol / 100);
+}

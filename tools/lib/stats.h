@@ -2,6 +2,7 @@
 #ifndef PP_STATS_H
 #define PP_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pp_stats {
@@ -26,5 +27,14 @@ double pp_cv_pct(const double *v, size_t n);
  * coefficient of variation begin (the first such window on a tie).
  */
 size_t pp_quietest_window(const double *v, size_t total, size_t n);
+
+/*
+ * An invariant a benchmark knows says v cannot be below base (more
+ * working set cannot make a switch cheaper): is it, beyond the noise of
+ * either?  The tolerance is twice the larger CV, at least floor_pct;
+ * *tol_pct gets it.
+ */
+bool pp_below_beyond_noise(double v, double v_cv_pct, double base, double base_cv_pct,
+			   double floor_pct, double *tol_pct);
 
 #endif /* PP_STATS_H */
