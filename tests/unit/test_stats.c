@@ -164,6 +164,8 @@ static void fill(struct pp_sampling *s, const double *v, unsigned int n)
 {
 	memcpy(s->ns_per_op, v, n * sizeof(*v));
 	s->n = n;
+	s->taken = 0;		/* by hand: nothing taken beyond n */
+	s->hogs[0] = '\0';
 }
 
 /* Net samples: all above zero, or nothing changes. */

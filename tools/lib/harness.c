@@ -393,13 +393,15 @@ int pp_report_sampling(struct pp_ctx *ctx, const char *key,
 		return -1;
 	r->cpu_first = s->cpu_first;
 	r->cpu_last = s->cpu_last;
-	if (s->taken > s->n) {
+	/* only what quieten() sets: a sampling filled by hand has taken 0 */
+	if (s->taken == 2 * s->n && s->n) {
 		char name[PP_KEY_MAX + 16];
+		int hl = (int)strnlen(s->hogs, sizeof(s->hogs));
 
 		snprintf(name, sizeof(name), "%s-samples", key);
 		pp_info(ctx, name, "the first %u spread %.1f%%: %u taken, the quietest %u "
-			"consecutive kept%s%s", s->n, s->first_cv_pct, s->taken, s->n,
-			s->hogs[0] ? "; CPU taken meanwhile by " : "", s->hogs);
+			"consecutive kept%s%.*s", s->n, s->first_cv_pct, s->taken, s->n,
+			hl ? "; CPU taken meanwhile by " : "", hl, s->hogs);
 	}
 	print_result(ctx, r);
 	return 0;

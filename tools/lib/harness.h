@@ -92,7 +92,10 @@ struct pp_sampling {
 	unsigned int n;
 	double ns_per_op[PP_MAX_SAMPLES];
 	int cpu_first, cpu_last;
-	/* noisy: taken in all, and the first n's CV (0: none extra) */
+	/*
+	 * noisy: taken in all, and the first n's CV (pp_sample() sets them;
+	 * a sampling filled by hand must zero taken)
+	 */
 	unsigned int taken;
 	double first_cv_pct;
 	/* still noisy: what else took the CPU meanwhile (cpuhog.h) */
