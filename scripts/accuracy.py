@@ -37,6 +37,9 @@ PAIRS = [
     ("lat_unix", "lat_unix", ["lat_unix", "-N", "5"], r"AF_UNIX sock stream latency: ([\d.]+)"),
     ("lat_pagefault", "lat_pagefault", ["lat_pagefault", "-N", "5", "{bigfile}"], r"Pagefaults on \S+: ([\d.]+)"),
     ("lat_sem", "lat_sem", ["lat_sem", "-N", "5"], r"Semaphore latency: ([\d.]+)"),
+    ("lat_ctx-2-0k", "lat_ctx", ["lat_ctx", "-N", "5", "-s", "0", "2"], r"\n2 ([\d.]+)"),
+    ("bw_pipe", "bw_pipe", ["bw_pipe", "-N", "5"], r"Pipe bandwidth: ([\d.]+)"),
+    ("bw_unix", "bw_unix", ["bw_unix", "-N", "5"], r"AF_UNIX sock stream bandwidth: ([\d.]+)"),
 ]
 
 
