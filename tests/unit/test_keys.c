@@ -251,9 +251,20 @@ static void test_list_json(void **state)
 	free(text);
 }
 
+/* lat_mem_rd's key sizes (lmbench's MB column x 1000) back to bytes */
+static void test_memrd_bytes(void **state)
+{
+	(void)state;
+	assert_true(pp_memrd_bytes(0.00049) == 512);
+	assert_true(pp_memrd_bytes(0.031) == 32768);		/* "sz31k" */
+	assert_true(pp_memrd_bytes(0.01367) == 14336);	/* 1.75 x 8K */
+	assert_true(pp_memrd_bytes(1.0) == 1048576);		/* "sz1000k" */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memrd_bytes),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_summary_columns),

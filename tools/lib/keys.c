@@ -4,6 +4,7 @@
  * syntax).  Keys are short (PP_KEY_MAX), so plain backtracking will do.
  */
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 #include "keys.h"
@@ -80,4 +81,11 @@ bool pp_key_pattern_valid(const char *pattern)
 const char *pp_dir_name(enum pp_dir dir)
 {
 	return dir == PP_HIGHER_IS_BETTER ? "higher" : "lower";
+}
+
+double pp_memrd_bytes(double mib)
+{
+	double b = mib * 1048576.0, step = pow(2, floor(log2(b))) / 8;
+
+	return step >= 1 ? round(b / step) * step : round(b);
 }

@@ -41,6 +41,13 @@ const struct pp_key_decl *pp_key_decl_find(const struct pp_key_decl *decls,
 /* A pattern is a valid key once each conversion is given a value. */
 bool pp_key_pattern_valid(const char *pattern);
 
+/*
+ * lat_mem_rd names a size as lmbench's MB column (2^20 bytes) x 1000
+ * ("sz31k" is 0.031 MiB); back to bytes: lmbench's sizes are 2^n and steps
+ * of an eighth of 2^n between, so the nearest such step to mib x 2^20.
+ */
+double pp_memrd_bytes(double mib);
+
 /* "lower" or "higher", as the result files spell a direction. */
 const char *pp_dir_name(enum pp_dir dir);
 

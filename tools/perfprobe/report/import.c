@@ -193,18 +193,6 @@ static long mib_of(double mb)
 	return mib >= 0.99 && fabs(mib - round(mib)) < 0.01 * round(mib) ? lround(mib) : -1;
 }
 
-/*
- * lat_mem_rd's MB column (2^20, five decimals) back to bytes: lmbench's
- * sizes are 2^n and steps of an eighth of 2^n between (lmbench3 walks
- * 2^n x 1, 1.25, 1.5, 1.75; 2.0 x 1, 1.5), so the nearest such step.
- */
-static double memrd_bytes(double mb)
-{
-	double b = mb * MIB, step = pow(2, floor(log2(b))) / 8;
-
-	return step >= 1 ? round(b / step) * step : round(b);
-}
-
 static void memrd_key(char *buf, size_t size, const char *mode, unsigned int stride,
 		      double bytes)
 {
@@ -370,7 +358,7 @@ static int raw_block_row(struct imp *im, struct pp_run *run, struct raw *st, uns
 	case B_MEMRD:	/* size in MB (2^20), ns */
 		if (n < 2)
 			break;
-		memrd_key(key, sizeof(key), st->mode, st->stride, memrd_bytes(x));
+		memrd_key(key, sizeof(key), st->mode, st->stride, pp_memrd_bytes(x));
 		return put(im, run, ln, key, y);
 	default:
 		note(im, ln, "in a block perfprobe has no key for: %.80s", l);

@@ -25,6 +25,7 @@
 #include "report/runsel.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "keys.h"
 #include "util.h"
 
 #define MAX_TIMER_BUCKETS	64
@@ -504,7 +505,10 @@ static void memlat(struct report *rp)
 			sz = strstr(p, "-sz");
 			if (sscanf(p, "stride%u", &stride) != 1 || !sz)
 				continue;
+			/* "sz512" is bytes; "sz31k" lmbench's MB column x 1000 */
 			x = key_size(sz + 3);
+			if (x > 0 && sz[strlen(sz) - 1] == 'k')
+				x = pp_memrd_bytes(x / 1024 / 1000);
 			if (x <= 0)
 				continue;
 			snprintf(name, sizeof(name), "%sstride %u", random ? "random, " : "", stride);
