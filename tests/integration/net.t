@@ -7,7 +7,7 @@
 # only inside these namespaces).  Also: what a malformed control message
 # gets, and that the server goes on serving.
 . "$(dirname "$0")/tap.sh"
-plan 26
+plan 27
 
 # valid KEYS FILE: the keys missing, with < 5 samples, or not positive
 valid() {
@@ -68,6 +68,10 @@ if unshare -n true 2>/dev/null; then
 		(.results[] | select(.key == "net-tcp_stream-64k-sd_remote") | .unit == "us/KB")' "$J"
 	check "p99 >= p50 ($(v net-tcp_rr-1-p99 "$J") >= $(v net-tcp_rr-1-p50 "$J") us)" \
 		ge "$(v net-tcp_rr-1-p99 "$J")" "$(v net-tcp_rr-1-p50 "$J")" 1
+	check "every round-trip percentile sample >= the clock's read cost" jq -e '
+		.meta.clock.read_cost_ns as $c | [.results[] |
+		select(.key | test("-p(50|90|99)$")) | .samples[] | . * 1000 >= $c] |
+		length > 0 and all' "$J"
 	check "UDP received <= sent (+10%): $(v net-udp_stream-1472 "$J") vs $(v net-udp_stream-1472-sent "$J")" \
 		ge "$(v net-udp_stream-1472-sent "$J")" "$(v net-udp_stream-1472 "$J")" 0.9
 	check "CPU utilisation within 0..100%" jq -e '[.results[] | select(.unit == "%" and

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "memloop.h"
 #include "stats.h"
 
 static void test_median_odd_even(void **state)
@@ -333,6 +334,32 @@ static void test_report_declared(void **state)
 	test_free(s);
 }
 
+/*
+ * pp_bread(), lmbench's bread(): every long of the bytes asked for is
+ * summed once, through the unrolled chunks and the tail alike, and
+ * nothing past them.
+ */
+static void test_bread_sums_every_long(void **state)
+{
+	static unsigned long buf[3 * PP_CHUNK_WORDS + 7 + 1];
+	const size_t n = 3 * PP_CHUNK_WORDS + 7;
+	unsigned long want = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		buf[i] = i * 2654435761ul + 1;
+		want += buf[i];
+	}
+	buf[n] = 12345;		/* beyond the bytes asked for */
+	assert_true(pp_bread(buf, n * sizeof(buf[0])) == want);
+	/* a trailing partial long is not read, as lmbench's */
+	assert_true(pp_bread(buf, n * sizeof(buf[0]) + 3) == want);
+	assert_true(pp_bread(buf, 0) == 0);
+	assert_true(pp_bread(buf, PP_CHUNK_WORDS * sizeof(buf[0])) ==
+		    pp_bread(buf, (PP_CHUNK_WORDS - 1) * sizeof(buf[0])) + buf[PP_CHUNK_WORDS - 1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_loop_sizing),
 		cmocka_unit_test(test_quietest_window),
 		cmocka_unit_test(test_below_beyond_noise),
+		cmocka_unit_test(test_bread_sums_every_long),
 		cmocka_unit_test(test_sample_counts),
 		cmocka_unit_test(test_sample_failure),
 		cmocka_unit_test(test_sampling_net),

@@ -13,8 +13,12 @@
  * reduction nor drop a load, yet each load still folds into its add.
  *
  * Stores go through volatile pointers: one 4-byte store per word, never
- * merged into vector stores (gcc -O2 turns lmbench's fwr into 16-byte
- * stores otherwise).
+ * merged into vector stores.  lmbench's fwr, "p[0] = p[1] = ... =
+ * p[127] = 1", is compiled (gcc 12 -O2, objdump of lmbench3's bw_mem) as
+ * 128 scalar stores from p[127] down to p[0]: each chunk written
+ * backwards, the chunks forwards.  That order is what its "Mem write"
+ * figure measures, and it costs (3.5 times the forward order's time on
+ * an AMD EPYC guest, Documentation/accuracy.rst), so fwr keeps it.
  *
  * pp_pass_done() after each pass over the buffer: the compiler must
  * assume the memory was used, so no pass is merged with another or left
@@ -22,6 +26,8 @@
  */
 #ifndef PP_MEMLOOP_H
 #define PP_MEMLOOP_H
+
+#include <stddef.h>
 
 #define PP_CHUNK_WORDS	128
 
@@ -42,6 +48,32 @@ static inline unsigned long pp_sum_long(unsigned long t, unsigned long x)
 static inline void pp_pass_done(void)
 {
 	__asm__ __volatile__("" : : : "memory");
+}
+
+/*
+ * lmbench's bread() (lib_timing.c), the sum bw_file_rd and bw_mmap_rd
+ * put every byte they read through: the buffer as longs, 128 to a chunk,
+ * one add chain per chunk; a tail shorter than a chunk one long at a
+ * time.
+ */
+static inline unsigned long pp_bread(const void *buf, size_t nbytes)
+{
+	const unsigned long *p = buf;
+	const unsigned long *end = p + nbytes / sizeof(*p);
+	unsigned long sum = 0, t;
+	unsigned int i;
+
+	for (; end - p >= PP_CHUNK_WORDS; p += PP_CHUNK_WORDS) {
+		t = 0;
+#pragma GCC unroll 128
+		for (i = 0; i < PP_CHUNK_WORDS; i++)
+			t = pp_sum_long(t, p[i]);
+		sum += t;
+	}
+	for (; p < end; p++)
+		sum = pp_sum_long(sum, *p);
+	pp_pass_done();
+	return sum;
 }
 
 #endif /* PP_MEMLOOP_H */

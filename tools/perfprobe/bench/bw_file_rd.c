@@ -4,9 +4,12 @@
  * bw_file_rd.
  *
  * One operation reads S bytes of the file in 64 KB read() calls into one
- * page-aligned buffer and, after each call, sums the buffer as 4-byte
- * words (all of them, unrolled by 128 words), so the data is really
- * looked at:
+ * page-aligned buffer and, after each call, sums what it asked for as
+ * longs (lmbench's bread(), pp_bread() in memloop.h: 128 longs to a
+ * chunk, one add chain each), so the data is really looked at.  lmbench's
+ * bw_file_rd declares its words int, but bread() sums longs: summing
+ * 4-byte words took twice the adds and read 0.87 of lmbench3's 8 MB
+ * figure (Documentation/accuracy.rst):
  *
  *   io   (lmbench "io_only")    lseek() to 0, read and sum S bytes
  *   o2c  (lmbench "open2close") open(), read and sum S bytes, close()
@@ -38,46 +41,30 @@ struct rd_state {
 	int fd;
 	long count;			/* bytes per operation */
 	long xfer;
-	unsigned int *buf;
+	void *buf;
 };
 
-static volatile unsigned int rd_sink;
-
-/* Sum every word of the xfer-byte buffer, 128 words at a time. */
-static unsigned int sum_buf(const struct rd_state *s)
-{
-	const unsigned int *p = s->buf;
-	const unsigned int *last = p + s->xfer / 4 - PP_CHUNK_WORDS;
-	unsigned int sum = 0, t, i;
-
-	for (; p <= last; p += PP_CHUNK_WORDS) {
-		t = 0;
-#pragma GCC unroll 128
-		for (i = 0; i < PP_CHUNK_WORDS; i++)
-			t = pp_sum32(t, p[i]);
-		sum += t;
-	}
-	return sum;
-}
+static volatile unsigned long rd_sink;
 
 /*
  * lmbench's doit(): read count bytes in xfer-sized calls, summing the
- * whole buffer after each.  The loop runs while the count left is >= 0,
+ * bytes asked for after each.  The loop runs while the count left is >= 0,
  * so a pass whose count is a multiple of xfer ends on a zero-byte read().
  */
 static int read_sum(const struct rd_state *s, int fd)
 {
-	unsigned int sum = 0;
+	unsigned long sum = 0;
 	long left = s->count;
 
 	while (left >= 0) {
-		ssize_t n = read(fd, s->buf, (size_t)(left < s->xfer ? left : s->xfer));
+		size_t want = (size_t)(left < s->xfer ? left : s->xfer);
+		ssize_t n = read(fd, s->buf, want);
 
 		if (n < 0)
 			return -errno;
 		if (!n)
 			break;
-		sum += sum_buf(s);
+		sum += pp_bread(s->buf, want);
 		left -= s->xfer;
 	}
 	rd_sink += sum;

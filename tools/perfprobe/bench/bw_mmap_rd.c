@@ -4,8 +4,8 @@
  * bw_mmap_rd.
  *
  * One operation sums S bytes of a shared read-only mapping of the file
- * as longs, every one of them (lmbench's bread(): 128 longs unrolled,
- * then one at a time for the tail):
+ * as longs, every one of them (lmbench's bread(), pp_bread() in
+ * memloop.h):
  *
  *   mo   (lmbench "mmap_only")  the file is mapped once, before timing;
  *                               each operation only reads the mapping
@@ -31,8 +31,6 @@
 #include "datafile.h"
 #include "memloop.h"
 
-#define BREAD_LONGS	128		/* bread()'s unrolling */
-
 struct mrd_state {
 	const char *path;
 	size_t size;			/* bytes per operation */
@@ -41,34 +39,13 @@ struct mrd_state {
 
 static volatile unsigned long mrd_sink;
 
-/* lmbench's bread(): sum every long of buf. */
-static unsigned long bread(const void *buf, size_t nbytes)
-{
-	const unsigned long *p = buf;
-	const unsigned long *end = p + nbytes / sizeof(*p);
-	unsigned long sum = 0, t;
-	unsigned int i;
-
-	for (; end - p >= BREAD_LONGS; p += BREAD_LONGS) {
-		t = 0;
-#pragma GCC unroll 128
-		for (i = 0; i < BREAD_LONGS; i++)
-			t = pp_sum_long(t, p[i]);
-		sum += t;
-	}
-	for (; p < end; p++)
-		sum = pp_sum_long(sum, *p);
-	pp_pass_done();
-	return sum;
-}
-
 static int do_mmap_only(uint64_t n, void *arg)
 {
 	const struct mrd_state *s = arg;
 	unsigned long sum = 0;
 
 	while (n-- > 0)
-		sum += bread(s->map, s->size);
+		sum += pp_bread(s->map, s->size);
 	mrd_sink += sum;
 	return 0;
 }
@@ -89,7 +66,7 @@ static int do_open2close(uint64_t n, void *arg)
 			close(fd);
 			return -errno;
 		}
-		sum += bread(p, s->size);
+		sum += pp_bread(p, s->size);
 		close(fd);
 		munmap(p, s->size);
 	}

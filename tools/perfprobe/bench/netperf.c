@@ -87,14 +87,14 @@ static enum pp_net_type type_of(enum kind k)
 	return t[k];
 }
 
-static int report(struct net_run *nr, const char *base, const char *suffix, const double *v,
-		  const struct pp_net_out *o)
+static int report_n(struct net_run *nr, const char *base, const char *suffix, const double *v,
+		    unsigned int n, const struct pp_net_out *o)
 {
 	char key[PP_KEY_MAX];
 	struct pp_result *r;
 
 	snprintf(key, sizeof(key), "%s%s%s", base, suffix ? "-" : "", suffix ? suffix : "");
-	if (pp_report(nr->ctx, key, v, nr->n, 1))
+	if (pp_report(nr->ctx, key, v, n, 1))
 		return -1;
 	r = pp_run_find_mut(nr->ctx->run, key);
 	if (r) {
@@ -105,6 +105,13 @@ static int report(struct net_run *nr, const char *base, const char *suffix, cons
 			pp_kside_clear(&r->k);
 	}
 	return 0;
+}
+
+/* One sample an interval. */
+static int report(struct net_run *nr, const char *base, const char *suffix, const double *v,
+		  const struct pp_net_out *o)
+{
+	return report_n(nr, base, suffix, v, nr->n, o);
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -156,27 +163,60 @@ static double percentile_us(const double *v, size_t n, double q)
 	return v[k ? k - 1 : 0] / 1000.0;
 }
 
+/*
+ * A percentile of transactions timed one at a time.  Each is the
+ * difference of two clock reads, so none can take less than one read:
+ * a figure below the clock's read cost is impossible and is skipped with
+ * the reason (measuring again cannot help: it would be a fault in the
+ * timing), as is a test in which no interval completed a transaction.
+ */
+static int report_pct(struct net_run *nr, const char *base, const char *name,
+		      const double *v, unsigned int n, double floor_us,
+		      const struct pp_net_out *o)
+{
+	char key[PP_KEY_MAX];
+	unsigned int i;
+
+	snprintf(key, sizeof(key), "%s-%s", base, name);
+	if (!n) {
+		pp_skip(nr->ctx, key, "no transaction completed in any interval");
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i] < floor_us) {
+			pp_skip(nr->ctx, key, "%.3g us is below the clock's read cost (%.3g ns): "
+				"impossible, not reported", v[i], floor_us * 1000.0);
+			return 0;
+		}
+	}
+	return report_n(nr, base, name, v, n, o);
+}
+
 static int report_rr(struct net_run *nr, const char *base, struct pp_net_out *o)
 {
 	static const struct { const char *name; double q; } qs[] = {
 		{ "p50", 0.50 }, { "p90", 0.90 }, { "p99", 0.99 },
 	};
 	double tps[PP_NET_MAX_IV], p[3][PP_NET_MAX_IV], secs = (double)o->iv_ns * 1e-9;
-	unsigned int i, j;
+	double floor_us = nr->ctx->run->meta.clock.read_cost_ns / 1000.0;
+	unsigned int i, j, n = 0;
 	int ret;
 
 	for (i = 0; i < nr->n; i++) {
 		struct pp_net_lat *l = &o->lat[i];
 
 		tps[i] = (double)o->loc[i].pkts / secs;
-		if (l->n)
-			qsort(l->ns, l->n, sizeof(*l->ns), cmp_double);
+		/* an interval without a transaction has no percentile */
+		if (!l->n)
+			continue;
+		qsort(l->ns, l->n, sizeof(*l->ns), cmp_double);
 		for (j = 0; j < 3; j++)
-			p[j][i] = percentile_us(l->ns, l->n, qs[j].q);
+			p[j][n] = percentile_us(l->ns, l->n, qs[j].q);
+		n++;
 	}
 	ret = report(nr, base, NULL, tps, o);
 	for (j = 0; !ret && j < 3; j++)
-		ret = report(nr, base, qs[j].name, p[j], o);
+		ret = report_pct(nr, base, qs[j].name, p[j], n, floor_us, o);
 	return ret ? ret : report_cpu(nr, base, o, NULL);
 }
 

@@ -271,8 +271,9 @@ static int cl_tcp_maerts(struct cli *c)
 {
 	int ret = data_conn(c);
 
+	/* one message at a time, as the netserver reads TCP_STREAM */
 	while (!ret && c->m.cur < c->m.n) {
-		ssize_t r = recv(c->fd, c->buf, c->bufsize, 0);
+		ssize_t r = recv(c->fd, c->buf, c->req->size, 0);
 
 		if (r < 0 && errno == EINTR)
 			continue;
