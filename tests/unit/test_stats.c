@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "clock.h"
 #include "harness.h"
 #include "memloop.h"
 #include "stats.h"
@@ -135,6 +136,49 @@ static void test_sample_counts(void **state)
 	assert_true(total >= 8 * s->iters);
 	for (i = 0; i < s->n; i++)
 		assert_true(s->ns_per_op[i] > 0);
+	test_free(s);
+	pp_run_free(&run);
+}
+
+/* 1 us an iteration, spun; every third pass four times as long. */
+static int every_third_slow(uint64_t iters, void *arg)
+{
+	unsigned int *calls = arg;
+	uint64_t t0 = pp_now_ns(), want = iters * 1000 * (++*calls % 3 ? 1 : 4);
+
+	while (pp_now_ns() - t0 < want)
+		;
+	return 0;
+}
+
+/*
+ * Noise that lasts: every window of n samples holds a slow third, so the
+ * resampling goes to its bound, QUIET_ROUNDS (3) more sets, and no
+ * further; the result stays noisy.  With --quick, none.  Load can only add
+ * to the spread, so this holds on any machine.
+ */
+static void test_sample_quieten_bound(void **state)
+{
+	struct pp_run run;
+	struct pp_ctx ctx = { 0 };
+	struct pp_sampling *s = test_malloc(sizeof(*s));
+	unsigned int calls = 0;
+
+	(void)state;
+	pp_run_init(&run);
+	ctx.run = &run;
+	ctx.opts.samples = 7;
+	ctx.opts.target_ms = 1;
+	ctx.opts.noise_pct = 5;
+	assert_int_equal(pp_sample(&ctx, every_third_slow, &calls, NULL, s), 0);
+	assert_int_equal(s->n, 7);
+	assert_int_equal(s->taken, 4 * 7);
+	assert_true(s->first_cv_pct > 5);
+	assert_true(pp_cv_pct(s->ns_per_op, s->n) > 5);
+
+	ctx.opts.quick = true;
+	assert_int_equal(pp_sample(&ctx, every_third_slow, &calls, NULL, s), 0);
+	assert_int_equal(s->taken, 0);
 	test_free(s);
 	pp_run_free(&run);
 }
@@ -371,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_below_beyond_noise),
 		cmocka_unit_test(test_bread_sums_every_long),
 		cmocka_unit_test(test_sample_counts),
+		cmocka_unit_test(test_sample_quieten_bound),
 		cmocka_unit_test(test_sample_failure),
 		cmocka_unit_test(test_sampling_net),
 		cmocka_unit_test(test_sample_net),
