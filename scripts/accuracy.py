@@ -142,7 +142,10 @@ def resolve(argv, a, subst):
 
 def ref_once(argv):
     env = dict(os.environ, OMP_NUM_THREADS=str(len(os.sched_getaffinity(0))))
-    p = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
+    except OSError as e:
+        return "cannot run %s: %s" % (argv[0], e.strerror)
     return p.stdout + p.stderr
 
 
@@ -153,7 +156,11 @@ def perfprobe_once(a, bench, mt):
     # netperf: only the test iperf3 is compared with
     env = dict(os.environ, PERFPROBE_NET_TESTS="tcp_stream")
     p = subprocess.run(cmd + ["run", bench], capture_output=True, text=True, check=False, env=env)
-    doc = json.loads(p.stdout)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        raise RuntimeError("perfprobe run %s: no JSON (exit %d): %s"
+                           % (bench, p.returncode, p.stderr.strip()[-200:])) from None
     return {r["key"]: float(r["value"]) for r in doc["results"] if "value" in r}
 
 
@@ -205,7 +212,12 @@ def measure_group(group, pairs, a, subst):
                     ref[key].append(float(m.group(1)) * factor)
                 else:
                     err[key] = "%s: no figure in: %s" % (" ".join(r), outputs[tuple(r)].strip()[-200:])
-            got = perfprobe_once(a, group, mt)
+            try:
+                got = perfprobe_once(a, group, mt)
+            except (OSError, RuntimeError) as e:
+                got = {}
+                for p in pairs:
+                    err.setdefault(p[0], str(e))
             for p in pairs:
                 if p[0] in got:
                     mine[p[0]].append(got[p[0]])
@@ -252,6 +264,8 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated perfprobe keys")
     ap.add_argument("--group", default="", help="comma-separated perfprobe benchmarks")
     a = ap.parse_args()
+    if not os.path.isdir(a.lmbench):
+        sys.exit("accuracy.py: --lmbench %s: not a directory" % a.lmbench)
     only = set(filter(None, a.only.split(",")))
     groups = set(filter(None, a.group.split(",")))
     pairs = [p for p in PAIRS if (not only or p[0] in only) and (not groups or p[1] in groups)]
