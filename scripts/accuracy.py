@@ -121,7 +121,6 @@ SERVERS = {
     "lat_tcp": (lm("lat_tcp", "-s"), lm("lat_tcp", "-S", "127.0.0.1")),
     "lat_udp": (lm("lat_udp", "-s"), lm("lat_udp", "-S", "127.0.0.1")),
     "bw_tcp": (lm("bw_tcp", "-s"), lm("bw_tcp", "-S", "127.0.0.1")),
-    "lat_select": (None, None),
     "netperf": (("iperf3", "-s", "-p", "5299"), None),
 }
 

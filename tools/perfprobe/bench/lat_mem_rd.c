@@ -312,8 +312,10 @@ static int measure_point(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 				       "not reported", why, MEMRD_ATTEMPTS);
 		pp_progress(ctx, "%s: %s: measuring both again", key, why);
 		start = build_chain(m, cv, cv->ref.size);
-		if (!start || measure(ctx, m, start, key, &cv->ref))
-			return start ? -1 : pp_fail(ctx, "lat_mem_rd: out of memory");
+		if (!start)
+			return pp_fail(ctx, "lat_mem_rd: out of memory");
+		if (measure(ctx, m, start, key, &cv->ref))
+			return -1;
 		start = build_chain(m, cv, pt->size);
 		if (!start)
 			return pp_fail(ctx, "lat_mem_rd: out of memory");
@@ -342,6 +344,7 @@ static int run_curve(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 	int ret;
 
 	cv->n = 0;
+	cv->random = random;
 	for (size = LOWER; size <= m->top && cv->n < MAX_POINTS;
 	     size = next_size(size, dense)) {
 		struct point *pt = &cv->pt[cv->n];
@@ -350,7 +353,6 @@ static int run_curve(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 		if (size < cv->stride || (random && size % m->page) ||
 		    !on_grid(m, size, every))
 			continue;
-		cv->random = random;
 		start = build_chain(m, cv, size);
 		if (!start)
 			return pp_fail(ctx, "lat_mem_rd: out of memory");
