@@ -55,17 +55,17 @@ kview_both() {
 	done
 	for f in lat_syscall-null lat_syscall-read lat_syscall-fstat; do
 		echo "# $f kernel ns/op: kmod $(kf /tmp/kv.kmod $f kernel_ns_per_op), bpf $(kf /tmp/kv.bpf $f kernel_ns_per_op); probes: kmod $(kf /tmp/kv.kmod $f probe_ns_per_op), bpf $(kf /tmp/kv.bpf $f probe_ns_per_op)"
+		# The two backends' runs are separate runs, and TCG under a loaded
+		# host stretches one run, not the other (absolute figures 15x apart
+		# seen): no comparison across runs.  Within a run, a loop of system
+		# calls spends more than 1% of its time in the kernel (10% to 98%
+		# seen) and never more than all of it; a unit slip is 1000x.
 		for b in kmod bpf; do
 			k=$(kf /tmp/kv.$b $f kernel_ns_per_op)
 			t=$(kf /tmp/kv.$b $f traced_ns_per_op)
-			check "$b: $f kernel ns/op ($k) within its traced pass's own time ($t)" \
-				awk -v k="$k" -v t="$t" 'BEGIN { exit !(k > 0 && k <= t) }'
+			check "$b: $f kernel ns/op ($k) within its traced pass's own time ($t), above 1% of it" \
+				awk -v k="$k" -v t="$t" 'BEGIN { exit !(k > 0 && k <= t && k > t / 100) }'
 		done
-		# TCG timings mean little: the same order of magnitude, a unit slip is 1000x
-		k=$(kf /tmp/kv.kmod $f kernel_ns_per_op)
-		b=$(kf /tmp/kv.bpf $f kernel_ns_per_op)
-		check "$f: both backends' kernel ns/op within a factor of 4 ($k, $b)" \
-			awk -v a="$k" -v b="$b" 'BEGIN { exit !(a > 0 && b > 0 && a / b < 4 && b / a < 4) }'
 	done
 	# rmmod and insmod while BPF traces a run: harmless to both
 	$PPC --quick --no-save --kernel-view=bpf run lat_syscall lat_pipe >/tmp/kv.rm 2>&1 &
