@@ -58,8 +58,9 @@ kview_both() {
 		# The two backends' runs are separate runs, and TCG under a loaded
 		# host stretches one run, not the other (absolute figures 15x apart
 		# seen): no comparison across runs.  Within a run, a loop of system
-		# calls spends more than 1% of its time in the kernel (10% to 98%
-		# seen) and never more than all of it; a unit slip is 1000x.
+		# calls spends more than 1% of its time in the kernel (8% to 97%
+		# in 20 runs under a parallel build) and never more than all of it;
+		# a unit slip is 1000x.
 		for b in kmod bpf; do
 			k=$(kf /tmp/kv.$b $f kernel_ns_per_op)
 			t=$(kf /tmp/kv.$b $f traced_ns_per_op)
