@@ -4,7 +4,7 @@
 # known-answer tests failing loudly when PERFPROBE_CRYPTO_BREAK_KAT
 # corrupts them, crypto_kcapi run or skipped with its reason, the table.
 . "$(dirname "$0")/tap.sh"
-plan 15
+plan 14
 
 if ! command -v jq >/dev/null; then
 	for _ in $(seq 15); do skip "jq not installed"; done
@@ -44,15 +44,16 @@ des=$(jq -r '(.results[] | select(.key == "crypto-evp-des-cbc-16384") | "ran") /
 	(.skipped[] | select(.name == "crypto-evp-des-cbc-16384") | .reason)' "$J")
 ok $([ -n "$des" ]; echo $?) "des-cbc ran (legacy provider) or was skipped with a reason: ${des:-none}"
 
-# Sanity, on each result's fastest sample (load on the machine only slows):
-# per byte, a 16 KB block is not slower than a 16-byte one (the call
-# overhead is spread), and AES-128 is not slower than AES-256 (fewer rounds).
+# Sanity, on each result's fastest sample (load only slows): per byte, a
+# 16 KB block is not slower than a 16-byte one (the call overhead is
+# spread; 4x and more apart).  AES-128 against AES-256 (about 1.4x) is
+# not asserted: with every sample of one slowed by a parallel build, it
+# failed 2 times in 20; that each uses its own key length, the
+# known-answer tests check.
 v() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .stats.max' "$J"; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 check "sha256: 16384-byte blocks >= 16-byte blocks ($(v crypto-evp-sha256-16384) >= $(v crypto-evp-sha256-16))" \
 	ge "$(v crypto-evp-sha256-16384)" "$(v crypto-evp-sha256-16)"
-check "aes-128-cbc >= aes-256-cbc at 16384 ($(v crypto-evp-aes-128-cbc-16384) >= $(v crypto-evp-aes-256-cbc-16384))" \
-	ge "$(v crypto-evp-aes-128-cbc-16384)" "$(v crypto-evp-aes-256-cbc-16384)"
 check "CPU load of a user-space loop is plausible (0-105%)" jq -e \
 	'[.results[] | select(.key | test("^crypto-evp-.*-cpu_load$")) | .value > 0 and .value <= 105] | all' "$J"
 

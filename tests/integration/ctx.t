@@ -16,36 +16,53 @@ good() {
 		.direction == "lower" and .cpu.first >= 0) //
 		(.skipped[] | select(.name == $k) | .reason | test("too noisy"))' "$2" >/dev/null
 }
-v() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$2"; }
-ge() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { exit !(a >= b * f) }'; }
 
 J=$T_TMP/ctx.json
 "$PERFPROBE" --quick --json --no-save --cpu 0 run lat_ctx >"$J" 2>"$T_TMP/err"
 rc=$?
 ok $(( rc == 0 || rc == 4 ? 0 : 1 )) "lat_ctx --quick --cpu 0 exits 0 or 4 (got $rc)"
 check "stdout is one JSON document, nothing failed" jq -e '.failed == []' "$J"
+# A ring whose samples fall at or below the overhead taken out of them
+# in every attempt (a loaded machine inflates the one-process overhead)
+# is skipped as too noisy, never reported as a number: the summary keys
+# too (seen for lat_ctx-2-0k and lat_ctx-2-16k under a parallel build).
 bad=""
-for k in $SUMMARY; do
-	jq -e --arg k "$k" '.results[] | select(.key == $k) | (.samples | length) >= 5 and
-		.value > 0 and .unit == "us" and .direction == "lower"' "$J" >/dev/null ||
-		bad="$bad $k"
-done
-ok $([ -z "$bad" ]; echo $?) "every summary key: >= 5 samples, positive, us${bad:+ (bad:$bad)}"
-bad=""
-for k in $SEED; do
+for k in $SUMMARY $SEED; do
 	good "$k" "$J" || bad="$bad $k"
 done
-ok $([ -z "$bad" ]; echo $?) "128k and 256k keys valid (or skipped as too noisy)${bad:+ (bad:$bad)}"
+ok $([ -z "$bad" ]; echo $?) "every key: >= 5 samples, positive, us, or skipped as too noisy${bad:+ (bad:$bad)}"
 check "--cpu 0: every lat_ctx result ran on CPU 0" \
 	jq -e '[.results[] | .cpu.first == 0 and .cpu.last == 0] | all' "$J"
-check "--cpu 0: all 16 processes of the 16p ring on CPU 0" grep -q \
-	'lat_ctx-16-64k: placement (pinned to CPU 0): 16 processes, at the end CPU 0 x16; 0 moved' \
-	"$T_TMP/err"
+check "--cpu 0: all 16 processes of the 16p ring on CPU 0 (or the ring skipped)" sh -c \
+	"grep -q 'lat_ctx-16-64k: placement (pinned to CPU 0): 16 processes, at the end CPU 0 x16; 0 moved' \
+	'$T_TMP/err' || jq -e '.skipped[] | select(.name == \"lat_ctx-16-64k\")' '$J' >/dev/null"
 check "the overhead subtracted is reported" grep -q \
 	'lat_ctx: 64k: overhead (pipe + sum, one process) [0-9.]* us' "$T_TMP/err"
-# 16 working sets of 64K do not fit where two empty ones did: refills cost
-check "16p/64K not faster than 2p/0K ($(v lat_ctx-16-64k "$J") vs $(v lat_ctx-2-0k "$J"), 20% slack)" \
-	ge "$(v lat_ctx-16-64k "$J")" "$(v lat_ctx-2-0k "$J")" 0.8
+# The invariant lat_ctx keeps (Documentation/harness.rst): a working set
+# cannot make a switch cheaper than the 0k one of the same process count
+# beyond the noise (twice the larger CV, at least 10%).  Read from what
+# was reported, so it holds however loaded the machine; comparing other
+# process counts (16p/64K against 2p/0K) is not one: it failed in CI.
+below_0k() { # FILE: each key that breaks it
+	jq -r '[.results[] | select(.key | test("^lat_ctx-[0-9]+-[0-9]+k$"))] |
+		group_by(.key | capture("^lat_ctx-(?<p>[0-9]+)-").p) | .[] |
+		(map(select(.key | endswith("-0k"))) | .[0]) as $z | select($z) |
+		.[] | select(.key != $z.key) |
+		select(.stats.median < $z.stats.median *
+		       (1 - ([10, 2 * ([.stats.cv_pct, $z.stats.cv_pct] | max)] | max) / 100)) |
+		.key' "$1"
+}
+bad=$(below_0k "$J")
+ok $([ -z "$bad" ]; echo $?) "no size below its process count's 0k switch beyond the noise${bad:+: $bad}"
+# and the check can fail: a 2p/64K at a tenth of 2p/0K is named, an 8p
+# size (no 8p/0K to compare with) and a 2p/16K within the noise are not
+jq -n '{results: [
+	{key: "lat_ctx-2-0k", stats: {median: 10, cv_pct: 1}},
+	{key: "lat_ctx-2-16k", stats: {median: 9.5, cv_pct: 1}},
+	{key: "lat_ctx-2-64k", stats: {median: 1, cv_pct: 1}},
+	{key: "lat_ctx-8-16k", stats: {median: 1, cv_pct: 1}}]}' >"$T_TMP/doctored.json"
+[ "$(below_0k "$T_TMP/doctored.json")" = lat_ctx-2-64k ]
+ok $? "the check names a size doctored to read below its 0k switch"
 
 "$PERFPROBE" --quick --no-save run lat_ctx >"$T_TMP/table" 2>/dev/null
 check "text mode: the context switching table" \

@@ -18,6 +18,7 @@ valid() {
 	echo "$bad"
 }
 v() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$2"; }
+fastest() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .stats.min' "$2"; }
 ge() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { exit !(a >= b * f) }'; }
 between() { awk -v a="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(a >= lo && a <= hi) }'; }
 
@@ -57,10 +58,13 @@ if unshare -n true 2>/dev/null; then
 	ok $([ -z "$bad" ]; echo $?) "network latency keys valid${bad:+ (bad:$bad)}"
 	bad=$(valid "bw_tcp bw_tcp-64kb" MB/s higher "$N")
 	ok $([ -z "$bad" ]; echo $?) "TCP bandwidth keys valid${bad:+ (bad:$bad)}"
-	check "RPC/UDP is not faster than UDP ($(v lat_rpc-udp "$N") vs $(v lat_udp "$N"), 30% slack)" \
-		ge "$(v lat_rpc-udp "$N")" "$(v lat_udp "$N")" 0.7
-	check "RPC/TCP is not faster than TCP ($(v lat_rpc-tcp "$N") vs $(v lat_tcp "$N"), 30% slack)" \
-		ge "$(v lat_rpc-tcp "$N")" "$(v lat_tcp "$N")" 0.7
+	# On each one's fastest sample (load only slows): the medians of a
+	# --quick run under a parallel build put RPC/TCP at 0.49 of TCP; the
+	# fastest samples, 1.27 to 1.70 in ten such runs.
+	check "RPC/UDP is not faster than UDP ($(fastest lat_rpc-udp "$N") vs $(fastest lat_udp "$N"), 30% slack)" \
+		ge "$(fastest lat_rpc-udp "$N")" "$(fastest lat_udp "$N")" 0.7
+	check "RPC/TCP is not faster than TCP ($(fastest lat_rpc-tcp "$N") vs $(fastest lat_tcp "$N"), 30% slack)" \
+		ge "$(fastest lat_rpc-tcp "$N")" "$(fastest lat_tcp "$N")" 0.7
 	check "TCP bandwidth is plausible (10 .. 10^6 MB/s: $(v bw_tcp "$N"))" \
 		between "$(v bw_tcp "$N")" 10 1e6
 	unshare -n "$PERFPROBE" --quick --json --no-save run lat_tcp >"$T_TMP/nolo.json" 2>/dev/null
