@@ -33,9 +33,9 @@ done
 ok $([ -z "$bad" ]; echo $?) "every key: >= 5 samples, positive, us, or skipped as too noisy${bad:+ (bad:$bad)}"
 check "--cpu 0: every lat_ctx result ran on CPU 0" \
 	jq -e '[.results[] | .cpu.first == 0 and .cpu.last == 0] | all' "$J"
-check "--cpu 0: all 16 processes of the 16p ring on CPU 0 (or the ring skipped)" sh -c \
-	"grep -q 'lat_ctx-16-64k: placement (pinned to CPU 0): 16 processes, at the end CPU 0 x16; 0 moved' \
-	'$T_TMP/err' || jq -e '.skipped[] | select(.name == \"lat_ctx-16-64k\")' '$J' >/dev/null"
+grep -q 'lat_ctx-16-64k: placement (pinned to CPU 0): 16 processes, at the end CPU 0 x16; 0 moved' \
+	"$T_TMP/err" || jq -e '.skipped[] | select(.name == "lat_ctx-16-64k")' "$J" >/dev/null
+ok $? "--cpu 0: all 16 processes of the 16p ring on CPU 0 (or the ring skipped)"
 check "the overhead subtracted is reported" grep -q \
 	'lat_ctx: 64k: overhead (pipe + sum, one process) [0-9.]* us' "$T_TMP/err"
 # The invariant lat_ctx keeps (Documentation/harness.rst): a working set
@@ -44,12 +44,11 @@ check "the overhead subtracted is reported" grep -q \
 # was reported, so it holds however loaded the machine; comparing other
 # process counts (16p/64K against 2p/0K) is not one: it failed in CI.
 below_0k() { # FILE: each key that breaks it
-	jq -r '[.results[] | select(.key | test("^lat_ctx-[0-9]+-[0-9]+k$"))] |
+	jq -r "$JQ_BELOW_NOISE"'[.results[] | select(.key | test("^lat_ctx-[0-9]+-[0-9]+k$"))] |
 		group_by(.key | capture("^lat_ctx-(?<p>[0-9]+)-").p) | .[] |
 		(map(select(.key | endswith("-0k"))) | .[0]) as $z | select($z) |
 		.[] | select(.key != $z.key) |
-		select(.stats.median < $z.stats.median *
-		       (1 - ([10, 2 * ([.stats.cv_pct, $z.stats.cv_pct] | max)] | max) / 100)) |
+		select(below_noise($z)) |
 		.key' "$1"
 }
 bad=$(below_0k "$J")

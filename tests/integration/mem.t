@@ -104,13 +104,12 @@ ok $? "stride 128: the check fails on a curve whose largest size reads like the 
 # this holds on any machine however loaded; a doctored curve shows the
 # check can fail.
 below_l1() { # FILE: "mode size" of each point that breaks it
-	jq -r '[.results[] | select(.key | test("^lat_mem_rd-.*stride[0-9]+-sz"))] |
+	jq -r "$JQ_BELOW_NOISE"'[.results[] | select(.key | test("^lat_mem_rd-.*stride[0-9]+-sz"))] |
 		group_by(.key | sub("-sz[0-9]+k?$"; "")) | .[] |
 		map(. + {bytes: (.key | capture("-sz(?<n>[0-9]+)(?<k>k?)$") |
 			(.n | tonumber) * (if .k == "k" then 1048.576 else 1 end))}) |
 		sort_by(.bytes) | .[0] as $l1 | .[1:][] |
-		select(.stats.median < $l1.stats.median *
-		       (1 - ([10, 2 * ([.stats.cv_pct, $l1.stats.cv_pct] | max)] | max) / 100)) |
+		select(below_noise($l1)) |
 		.key' "$1"
 }
 bad=$(below_l1 "$out")

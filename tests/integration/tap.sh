@@ -26,3 +26,9 @@ bad() {	# bad WANT-RC DESCRIPTION ARGS...
 	ok $([ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -q '^perfprobe: ' "$T_TMP/e"; echo $?) \
 		"$d: exit $want and one error line (got $rc, $lines lines)"
 }
+
+# jq: is result A's median below result B's beyond their noise?  The rule
+# of pp_below_beyond_noise() (tools/lib/stats.c): by more than twice the
+# larger CV, at least 10%.  Prepend to a jq program: "$JQ_BELOW_NOISE ...".
+JQ_BELOW_NOISE='def below_noise($b): .stats.median < $b.stats.median *
+	(1 - ([10, 2 * ([.stats.cv_pct, $b.stats.cv_pct] | max)] | max) / 100);'
