@@ -8,7 +8,7 @@
 # after SIGINT.  Skipped, with the reason, where BPF is not usable.
 . "$(dirname "$0")/tap.sh"
 . "$(dirname "$0")/../lib/bpf.sh"
-NTESTS=30
+NTESTS=31
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -51,6 +51,11 @@ check "probe cost reported for both passes, as numbers" jq -e \
 	 all(. == "number")' "$T_TMP/sc.json"
 check "one process that does not block: entry+exit = user - kernel is given" jq -e \
 	'.results[] | select(.key == "lat_syscall-null") | .kernel.entry_exit_ns_per_op > 0' "$T_TMP/sc.json"
+# The probes' share of the sys_enter..sys_exit window is measured (an
+# inner probe pair) and taken out: a positive figure with its error.
+check "the probes' share inside the window: measured, with its error, for every key" jq -e \
+	'[.results[] | select(.kernel) | .kernel] | length > 0 and
+	 all(.window_probe_ns_per_op > 0 and .kernel_ns_err >= 0)' "$T_TMP/sc.json"
 # A probe that cannot attach here is named with the reason, never a zero.
 miss=$(jq -r '[.bpf.probes | to_entries[] | select(.value.available | not) | .key] | join(" ")' "$T_TMP/kvs.json")
 bad=""
@@ -74,7 +79,7 @@ pp --quick --cpu 1 --kernel-view=bpf run lat_syscall >"$T_TMP/sc.txt" 2>/dev/nul
 check "text: the Kernel view block names the backend and the scope" \
 	grep -q '^Kernel view (bpf, perfprobe and its children), per operation' "$T_TMP/sc.txt"
 check "text: lat_syscall-null's line, with its probe cost" \
-	grep -Eq '^  lat_syscall-null +1 syscalls/op, kernel [0-9.]+ [nu]s/op \(probes' "$T_TMP/sc.txt"
+	grep -Eq '^  lat_syscall-null +1 syscalls/op, kernel [0-9.]+ [nu]s/op( \+-[0-9.e+-]+ [nu]s)? \(probes' "$T_TMP/sc.txt"
 sed -n '/^Kernel view/,/^$/p' "$T_TMP/sc.txt" | head -8 | sed 's/^/# /'
 
 # Two processes on one CPU: the partner, forked before the trace

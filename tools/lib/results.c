@@ -25,6 +25,8 @@ void pp_kside_clear(struct pp_kside *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->kernel_ns_per_op = NAN;
+	k->window_probe_ns_per_op = NAN;
+	k->kernel_ns_err = NAN;
 	k->entry_exit_ns_per_op = NAN;
 	k->probe_ns_per_op = NAN;
 	k->traced_ns_per_op = NAN;
@@ -68,7 +70,7 @@ void pp_kside_scale(struct pp_kside *k, double div)
 {
 	double *f[] = {
 		&k->kernel_ns_per_op, &k->entry_exit_ns_per_op, &k->probe_ns_per_op,
-		&k->traced_ns_per_op,
+		&k->traced_ns_per_op, &k->window_probe_ns_per_op, &k->kernel_ns_err,
 		&k->syscalls_per_op, &k->faults_per_op, &k->fault_ns_per_op,
 		&k->switches_per_op, &k->offcpu_ns_per_op, &k->copy_bytes_per_op,
 		&k->copy_ns_per_op, &k->probe2_ns_per_op,
@@ -380,6 +382,8 @@ static json_t *kside_to_json(const struct pp_kside *k)
 	if (k->scope)
 		json_object_set_new(o, "scope", json_string(k->scope));
 	set_num(o, "kernel_ns_per_op", k->kernel_ns_per_op);
+	set_num(o, "kernel_ns_err", k->kernel_ns_err);
+	set_num(o, "window_probe_ns_per_op", k->window_probe_ns_per_op);
 	set_num(o, "entry_exit_ns_per_op", k->entry_exit_ns_per_op);
 	set_num(o, "probe_ns_per_op", k->probe_ns_per_op);
 	set_num(o, "traced_ns_per_op", k->traced_ns_per_op);
@@ -610,6 +614,8 @@ static void load_kside(struct pp_kside *k, json_t *o)
 	copy_str(k->source, sizeof(k->source), o, "source");
 	k->scope = pp_intern(jstr(o, "scope"));
 	k->kernel_ns_per_op = jnum(o, "kernel_ns_per_op", NAN);
+	k->kernel_ns_err = jnum(o, "kernel_ns_err", NAN);
+	k->window_probe_ns_per_op = jnum(o, "window_probe_ns_per_op", NAN);
 	k->entry_exit_ns_per_op = jnum(o, "entry_exit_ns_per_op", NAN);
 	k->probe_ns_per_op = jnum(o, "probe_ns_per_op", NAN);
 	k->traced_ns_per_op = jnum(o, "traced_ns_per_op", NAN);

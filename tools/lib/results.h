@@ -45,7 +45,9 @@ struct pp_kside_sys {
 struct pp_kside {
 	char source[16];		/* "kmod", "bpf"; "" = none */
 	const char *scope;		/* which processes were traced, or NULL */
-	double kernel_ns_per_op;	/* sys_enter .. sys_exit, summed */
+	double kernel_ns_per_op;	/* sys_enter .. sys_exit, summed, */
+	double window_probe_ns_per_op;	/* less the probes' share in it, */
+	double kernel_ns_err;		/* known to within this */
 	double entry_exit_ns_per_op;	/* user-observed minus kernel */
 	double probe_ns_per_op;		/* cost the syscall probes add */
 	double traced_ns_per_op;	/* the syscall pass's own time */

@@ -55,28 +55,37 @@ struct kb_item {
 	int probe;
 	const char *target;
 	const char *in, *out;
+	const char *tp_prog;	/* a tracepoint's program: ppkv_*_<this> */
 };
 
 /*
  * Armed from the last to the first, disarmed from the first to the last:
  * an exit program is in place before its entry program fires, and the
- * traced set follows forks for as long as anything is armed.
+ * traced set follows forks for as long as anything is armed.  A
+ * tracepoint runs its programs in the order they were attached, so the
+ * inner syscall pair runs inside the outer one's window (kview.bpf.c).
  */
+#define KB_TP(p, tp)		{ .probe = (p), .target = (tp) }
+#define KB_TP_AS(p, tp, prog)	{ .probe = (p), .target = (tp), .tp_prog = (prog) }
+#define KB_FN(p, fn, i, o)	{ .probe = (p), .target = (fn), .in = (i), .out = (o) }
+
 static const struct kb_item items[] = {
-	{ PP_KT_SYSCALLS, "sys_enter", NULL, NULL },
-	{ PP_KT_SYSCALLS, "sys_exit", NULL, NULL },
-	{ PP_KT_FAULTS, "page_fault_user", NULL, NULL },
-	{ PP_KT_SCHED, "sched_switch", NULL, NULL },
-	{ PP_KT_FAULT_NS, "handle_mm_fault", "ppkv_fault_in", "ppkv_fault_out" },
-	{ PP_KT_COPY, "_copy_to_user", "ppkv_cp_to_user_in", "ppkv_cp_to_user" },
-	{ PP_KT_COPY, "_copy_from_user", "ppkv_cp_from_user_in", "ppkv_cp_from_user" },
-	{ PP_KT_COPY, "copy_page_to_iter", "ppkv_cp_pg_to_iter_in", "ppkv_cp_pg_to_iter" },
-	{ PP_KT_COPY, "copy_page_from_iter", "ppkv_cp_pg_from_iter_in",
-	  "ppkv_cp_pg_from_iter" },
-	{ PP_KT_COPY, "_copy_to_iter", "ppkv_cp_to_iter_in", "ppkv_cp_to_iter" },
-	{ PP_KT_COPY, "_copy_from_iter", "ppkv_cp_from_iter_in", "ppkv_cp_from_iter" },
-	{ KB_TASKS, "sched_process_fork", NULL, NULL },
-	{ KB_TASKS, "sched_process_exit", NULL, NULL },
+	KB_TP_AS(PP_KT_SYSCALLS, "sys_enter", "sys_enter_in"),
+	KB_TP(PP_KT_SYSCALLS, "sys_enter"),
+	KB_TP(PP_KT_SYSCALLS, "sys_exit"),
+	KB_TP_AS(PP_KT_SYSCALLS, "sys_exit", "sys_exit_in"),
+	KB_TP(PP_KT_FAULTS, "page_fault_user"),
+	KB_TP(PP_KT_SCHED, "sched_switch"),
+	KB_FN(PP_KT_FAULT_NS, "handle_mm_fault", "ppkv_fault_in", "ppkv_fault_out"),
+	KB_FN(PP_KT_COPY, "_copy_to_user", "ppkv_cp_to_user_in", "ppkv_cp_to_user"),
+	KB_FN(PP_KT_COPY, "_copy_from_user", "ppkv_cp_from_user_in", "ppkv_cp_from_user"),
+	KB_FN(PP_KT_COPY, "copy_page_to_iter", "ppkv_cp_pg_to_iter_in", "ppkv_cp_pg_to_iter"),
+	KB_FN(PP_KT_COPY, "copy_page_from_iter", "ppkv_cp_pg_from_iter_in",
+	      "ppkv_cp_pg_from_iter"),
+	KB_FN(PP_KT_COPY, "_copy_to_iter", "ppkv_cp_to_iter_in", "ppkv_cp_to_iter"),
+	KB_FN(PP_KT_COPY, "_copy_from_iter", "ppkv_cp_from_iter_in", "ppkv_cp_from_iter"),
+	KB_TP(KB_TASKS, "sched_process_fork"),
+	KB_TP(KB_TASKS, "sched_process_exit"),
 };
 
 #define NITEMS			ARRAY_SIZE(items)
@@ -157,7 +166,7 @@ static void item_progs(struct kbpf *kb, size_t i, enum kb_how how,
 		p[1] = prog(kb, name);
 	} else if (how == KB_TP_BTF || how == KB_RAW_TP) {
 		snprintf(name, sizeof(name), "ppkv_%s_%s", how == KB_TP_BTF ? "btf" : "raw",
-			 items[i].target);
+			 items[i].tp_prog ? items[i].tp_prog : items[i].target);
 		p[0] = prog(kb, name);
 	}
 }
@@ -660,6 +669,10 @@ static bool sum_sys(const struct kbpf *kb, const struct kv_sys *v,
 		s->count += v[c].count;
 		s->timed += v[c].timed;
 		s->ns += v[c].ns;
+		s->paired += v[c].paired;
+		s->inner_ns += v[c].inner_ns;
+		s->x_ns += v[c].x_ns;
+		s->x_sq += v[c].x_sq;
 		if (v[c].max_ns > s->max_ns)
 			s->max_ns = v[c].max_ns;
 		if (v[c].min_ns && (!s->min_ns || v[c].min_ns < s->min_ns))

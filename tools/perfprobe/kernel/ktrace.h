@@ -35,6 +35,8 @@ struct pp_ktrace_sys {
 	uint64_t count;		/* entries */
 	uint64_t timed;		/* entry..exit pairs in ns */
 	uint64_t ns;
+	/* bpf only: the windows an inner probe pair also timed (kv_sys) */
+	uint64_t paired, inner_ns, x_ns, x_sq;
 	uint64_t min_ns, max_ns;	/* shortest, longest (0: not known) */
 	uint64_t copy_bytes;	/* user copies inside it (PP_KT_COPY) */
 	uint64_t copy_ns;

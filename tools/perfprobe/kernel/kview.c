@@ -282,13 +282,19 @@ static void kv_why(int err, char *buf, size_t size)
 		snprintf(buf, size, "%s", strerror(-err));
 }
 
+/* What one traced pass measured, besides its trace. */
+struct kv_pass {
+	double ops;		/* operations made under the trace */
+	double ns;		/* per op: the median of its chunks */
+	double total;		/* per op: all of it */
+};
+
 /*
- * One traced pass of the job: the trace in t (pp_ktrace_free() it), the
- * operations it made in *ops, its time per operation in *ns (the median
- * of its chunks) and in *total (all of it).  0 or a negative errno.
+ * One traced pass of the job: the trace in t (pp_ktrace_free() it), its
+ * timings in *p.  0 or a negative errno.
  */
 static int traced_pass(const struct pp_kv_job *job, uint32_t probes, struct pp_ktrace *t,
-		       double *ops, double *ns, double *total)
+		       struct kv_pass *p)
 {
 	uint64_t t0, t1, done = 0, n, sum = 0;
 	double chunk[KV_CHUNKS], own;
@@ -336,9 +342,9 @@ static int traced_pass(const struct pp_kv_job *job, uint32_t probes, struct pp_k
 		return ret;
 	if (stop)
 		return stop;
-	*ops = (double)done;
-	*ns = nc ? pp_median(chunk, nc) : 0;
-	*total = done ? (double)sum / (double)done : 0;
+	p->ops = (double)done;
+	p->ns = nc ? pp_median(chunk, nc) : 0;
+	p->total = done ? (double)sum / (double)done : 0;
 	return kv_read(t);
 }
 
@@ -353,17 +359,6 @@ static double net_count(const struct pp_ktrace_sys *s)
 	return n > 0 ? n : 0;
 }
 
-/* The time of a syscall's calls, those of the trace control taken out. */
-static double net_ns(const struct pp_ktrace_sys *s)
-{
-	double n = net_count(s);
-
-	if (!s->timed || !s->count)
-		return 0;
-	/* the untimed calls (open at the trace's edges) at the mean */
-	return (double)s->ns / (double)s->timed * n;
-}
-
 static int cmp_ns_desc(const void *a, const void *b)
 {
 	const struct pp_kside_sys *x = a, *y = b;
@@ -371,18 +366,55 @@ static int cmp_ns_desc(const void *a, const void *b)
 	return (x->ns_per_op < y->ns_per_op) - (x->ns_per_op > y->ns_per_op);
 }
 
+/*
+ * The probes' share of one sys_enter..sys_exit window, and its standard
+ * error, from the calls an inner probe pair timed too (kview.bpf.c):
+ * each such call gives x, two calls and two returns of a program, while
+ * the inner window holds one of each.  NAN where no call was paired
+ * (perfprobe.ko, or the inner programs not attached).
+ */
+static double window_share(const struct pp_ktrace *t, double *err)
+{
+	double n = 0, sum = 0, sq = 0, var;
+	size_t i;
+
+	*err = NAN;
+	for (i = 0; i < t->nsys; i++) {
+		n += (double)t->sys[i].paired;
+		sum += (double)t->sys[i].x_ns;
+		sq += (double)t->sys[i].x_sq;
+	}
+	if (n < 2)
+		return NAN;
+	var = (sq - sum * sum / n) / (n - 1);
+	*err = sqrt(var > 0 ? var / n : 0) / 2;
+	return sum / n / 2;
+}
+
+/*
+ * The time inside a syscall's calls, per call: the inner windows less
+ * the probes' share w where they were paired, else the outer windows.
+ */
+static double call_ns(const struct pp_ktrace_sys *s, double w)
+{
+	if (s->paired && isfinite(w))
+		return (double)s->inner_ns / (double)s->paired - w;
+	return s->timed ? (double)s->ns / (double)s->timed : 0;
+}
+
 static void fill_syscalls(struct pp_kside *k, const struct pp_ktrace *t,
-			  double ops, double gross_ns, double traced_ns,
-			  double total_ns)
+			  const struct kv_pass *p, double gross_ns)
 {
 	struct pp_kside_sys top[PP_KSIDE_TOP + 1];
-	double all = 0, ns = 0;
+	double all = 0, ns = 0, w, w_err;
 	unsigned int ntop = 0;
 	size_t i;
 
+	w = window_share(t, &w_err);
 	for (i = 0; i < t->nsys; i++) {
 		const struct pp_ktrace_sys *s = &t->sys[i];
-		double c = net_count(s), sns = net_ns(s);
+		/* the untimed calls (open at the trace's edges) at the mean */
+		double c = net_count(s), sns = call_ns(s, w) * c;
 		const char *name;
 
 		if (c <= 0)
@@ -395,17 +427,21 @@ static void fill_syscalls(struct pp_kside *k, const struct pp_ktrace *t,
 			snprintf(top[ntop].name, sizeof(top[ntop].name), "%s", name);
 		else
 			snprintf(top[ntop].name, sizeof(top[ntop].name), "syscall_%u", s->nr);
-		top[ntop].count_per_op = c / ops;
-		top[ntop].ns_per_op = sns / ops;
+		top[ntop].count_per_op = c / p->ops;
+		top[ntop].ns_per_op = sns / p->ops;
 		ntop++;
 		qsort(top, ntop, sizeof(top[0]), cmp_ns_desc);
 		if (ntop > PP_KSIDE_TOP)
 			ntop = PP_KSIDE_TOP;
 	}
-	k->syscalls_per_op = all / ops;
-	k->kernel_ns_per_op = ns / ops;
-	k->probe_ns_per_op = traced_ns - gross_ns;
-	k->traced_ns_per_op = total_ns;
+	k->syscalls_per_op = all / p->ops;
+	k->kernel_ns_per_op = ns / p->ops;
+	if (isfinite(w)) {
+		k->window_probe_ns_per_op = w * k->syscalls_per_op;
+		k->kernel_ns_err = w_err * k->syscalls_per_op;
+	}
+	k->probe_ns_per_op = p->ns - gross_ns;
+	k->traced_ns_per_op = p->total;
 	/*
 	 * Only one process's time can be set against the loop's own, and
 	 * only if the syscalls did not block longer than the loop took.
@@ -418,8 +454,10 @@ static void fill_syscalls(struct pp_kside *k, const struct pp_ktrace *t,
 }
 
 static void fill_others(struct pp_kside *k, const struct pp_ktrace *t,
-			double ops, double gross_ns, double traced_ns)
+			const struct kv_pass *p, double gross_ns)
 {
+	double ops = p->ops;
+
 	if (t->have & PP_KT_BIT(PP_KT_FAULTS))
 		k->faults_per_op = (double)t->faults / ops;
 	if (t->have & PP_KT_BIT(PP_KT_FAULT_NS))
@@ -434,7 +472,7 @@ static void fill_others(struct pp_kside *k, const struct pp_ktrace *t,
 		if (strcmp(t->source, "kmod"))
 			k->copy_ns_per_op = (double)t->copy_ns / ops;
 	}
-	k->probe2_ns_per_op = traced_ns - gross_ns;
+	k->probe2_ns_per_op = p->ns - gross_ns;
 }
 
 static void pass_failed(struct pp_ctx *ctx, int err)
@@ -451,8 +489,8 @@ static void pass_failed(struct pp_ctx *ctx, int err)
 
 static int kv_loop(struct pp_ctx *ctx, const struct pp_kv_job *job, struct pp_kside *k)
 {
-	double ops = 0, ns = 0, total = 0;
 	struct pp_ktrace t;
+	struct kv_pass p;
 	int ret = 0;
 
 	/* a benchmark's child sampling on its own: not ours to trace */
@@ -462,15 +500,15 @@ static int kv_loop(struct pp_ctx *ctx, const struct pp_kv_job *job, struct pp_ks
 	k->scope = kv.scope;
 	k->missing = kv.missing[0] ? kv.missing : NULL;
 	if (kv.probes & PP_KT_BIT(PP_KT_SYSCALLS)) {
-		ret = traced_pass(job, PP_KT_BIT(PP_KT_SYSCALLS), &t, &ops, &ns, &total);
+		ret = traced_pass(job, PP_KT_BIT(PP_KT_SYSCALLS), &t, &p);
 		if (!ret)
-			fill_syscalls(k, &t, ops, job->gross_ns, ns, total);
+			fill_syscalls(k, &t, &p, job->gross_ns);
 		pp_ktrace_free(&t);
 	}
 	if (!ret && (kv.probes & KV_PASS2)) {
-		ret = traced_pass(job, kv.probes & KV_PASS2, &t, &ops, &ns, &total);
+		ret = traced_pass(job, kv.probes & KV_PASS2, &t, &p);
 		if (!ret)
-			fill_others(k, &t, ops, job->gross_ns, ns);
+			fill_others(k, &t, &p, job->gross_ns);
 		pp_ktrace_free(&t);
 	}
 	if (ret) {
@@ -552,7 +590,7 @@ int pp_kview_setup(struct pp_ctx *ctx, enum pp_kv_mode mode)
 {
 	char kwhy[PPNL_MSG_MAX + 64] = "", bwhy[KBPF_WHY_MAX + 64] = "";
 	const struct pp_kv_job empty = { 0 };
-	double ns;
+	struct kv_pass p;
 	int err;
 
 	if (mode == PP_KV_OFF)
@@ -578,7 +616,7 @@ ready:
 	kv.owner = getpid();
 	atexit(kv_close);
 	/* what starting and stopping a trace is seen doing by itself */
-	err = traced_pass(&empty, PP_KT_BIT(PP_KT_SYSCALLS), &kv.control, &ns, &ns, &ns);
+	err = traced_pass(&empty, PP_KT_BIT(PP_KT_SYSCALLS), &kv.control, &p);
 	if (err) {
 		kv_why(err, kwhy, sizeof(kwhy));
 		pp_err("kernel view (%s): a trace cannot start: %s", kv.source, kwhy);
@@ -640,10 +678,15 @@ static void print_one(const struct pp_result *r)
 
 	pp_print_text("  %-26s", r->key);
 	if (isfinite(k->syscalls_per_op)) {
-		pp_print_text(" %.3g syscalls/op, kernel %s/op (%s)\n", k->syscalls_per_op,
-			      fmt_ns(k->kernel_ns_per_op, a, sizeof(a)),
-			      fmt_probe(k->probe_ns_per_op, b, sizeof(b)));
-		pp_print_text("  %-26s", "");
+		pp_print_text(" %.3g syscalls/op, kernel %s/op", k->syscalls_per_op,
+			      fmt_ns(k->kernel_ns_per_op, a, sizeof(a)));
+		if (isfinite(k->kernel_ns_err))
+			pp_print_text(" +-%s", fmt_ns(k->kernel_ns_err, a, sizeof(a)));
+		pp_print_text(" (%s", fmt_probe(k->probe_ns_per_op, b, sizeof(b)));
+		if (isfinite(k->window_probe_ns_per_op))
+			pp_print_text("; %s inside the window, taken out",
+				      fmt_ns(k->window_probe_ns_per_op, a, sizeof(a)));
+		pp_print_text(")\n  %-26s", "");
 	}
 	if (isfinite(k->faults_per_op)) {
 		pp_print_text(" %.3g faults/op", k->faults_per_op);

@@ -429,6 +429,8 @@ static void kside_pool(struct pp_kside *k, const struct entry *e, size_t n,
 {
 	static const size_t fields[] = {
 		offsetof(struct pp_kside, kernel_ns_per_op),
+		offsetof(struct pp_kside, kernel_ns_err),
+		offsetof(struct pp_kside, window_probe_ns_per_op),
 		offsetof(struct pp_kside, entry_exit_ns_per_op),
 		offsetof(struct pp_kside, probe_ns_per_op),
 		offsetof(struct pp_kside, syscalls_per_op),

@@ -19,6 +19,16 @@ struct kv_sys {
 	__u64 count;		/* sys_enter seen */
 	__u64 timed;		/* sys_enter..sys_exit pairs timed */
 	__u64 ns;		/* their total time */
+	/*
+	 * With a second, inner pair of programs attached (the outer pair
+	 * runs around it): the pairs timed both ways, the inner windows'
+	 * time, and per pair x = outer - inner - the inner programs' own
+	 * bodies (two calls and two returns of a program) summed, squared.
+	 */
+	__u64 paired;
+	__u64 inner_ns;
+	__u64 x_ns;
+	__u64 x_sq;
 	__u64 min_ns;		/* the shortest (0: none yet) and the */
 	__u64 max_ns;		/* longest of them, on this CPU */
 	__u64 copy_bytes;	/* user copies made inside it */
