@@ -115,7 +115,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools man uninstall modules_install check-packages kmod kmod-style check-spec check check-build check-layout check-san vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
+.PHONY: bpf-check all tools man uninstall modules_install check-packages kmod kmod-style check-spec check check-build check-layout check-san check-docs vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -235,6 +235,21 @@ kmod-style:
 
 check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview
 
+# The documentation renders with docutils alone (no Sphinx), strictly:
+# any message (a malformed table, an unknown role or directive) fails.
+RST2HTML ?= $(or $(shell command -v rst2html 2>/dev/null),rst2html.py)
+DOC_SRCS := $(sort $(shell find Documentation -name '*.rst'))
+check-docs:
+	$(Q)for f in $(DOC_SRCS); do \
+		$(RST2HTML) --strict $$f /dev/null || \
+			{ echo "perfprobe: docs: $$f: docutils ($(RST2HTML) --strict) reports the above" >&2; exit 1; }; \
+	done; \
+	for f in $(MAN_SRCS); do \
+		$(RST2MAN) --strict $$f /dev/null || \
+			{ echo "perfprobe: docs: $$f: docutils ($(RST2MAN) --strict) reports the above" >&2; exit 1; }; \
+	done; \
+	echo "  DOCS    $(words $(DOC_SRCS)) reST files render with docutils --strict"
+
 # The kernel view's host test driver (tests/integration/kview.t).
 $(O)/tests/pp-kview: tests/integration/pp-kview.c $(LIBS_A)
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@ $< \
@@ -344,6 +359,7 @@ help:
 	@echo '  kmod         build kmod/perfprobe.ko [KDIR=<kernel build dir>]'
 	@echo '  check        unit + integration tests, then again under ASan+UBSan'
 	@echo '  check-spec   uapi header and kmod/genl.c against the netlink spec'
+	@echo '  check-docs   every Documentation/ reST file through docutils --strict'
 	@echo '  kmod-style   checkpatch --strict, W=1 and sparse on kmod/'
 	@echo '  vmtest       module tests in a QEMU guest [KDIR=... KERNEL=...]'
 	@echo '  check-kernels  vmtest on Debian 6.12 and 6.12 PREEMPT_RT [CHECK_KERNELS=...]'

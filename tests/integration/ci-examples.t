@@ -21,7 +21,7 @@ check "GitHub workflow: on pull requests, a step running kernel-ab.sh" y "$D/git
 	'"pull_request" in doc.get(True, doc.get("on", {})) and any("kernel-ab.sh" in s.get("run", "") for s in doc["jobs"]["kernel-ab"]["steps"])'
 check "LAVA test definition: its format and run steps that report with lava-test-case" y "$D/lava-perfprobe.yaml" \
 	'doc["metadata"]["format"] == "Lava-Test Test Definition 1.0" and any("--format lava" in s for s in doc["run"]["steps"])'
-check "ci.rst includes every example" sh -c "for f in '$D'/*.yml '$D'/*.yaml; do grep -q \"literalinclude:: ci/\$(basename \$f)\" '$ROOT/Documentation/ci.rst' || exit 1; done"
+check "ci.rst includes every example" sh -c "for f in '$D'/*.yml '$D'/*.yaml; do grep -q \"^\.\. include:: ci/\$(basename \$f)\$\" '$ROOT/Documentation/ci.rst' || exit 1; done"
 
 "$ROOT/scripts/kernel-ab.sh" --help >/dev/null
 ok $? "kernel-ab.sh --help"
