@@ -196,7 +196,7 @@ static void test_clear_shift(void **state)
 			 PP_VERDICT_REGRESSION);
 	assert_true(st.change_pct < -15);
 
-	/* the check: a 10% shift with CV 2% is always found */
+	/* compare.rst's figure: a 10% shift with CV 2% is always found */
 	for (t = 0; t < 100; t++) {
 		fill(b, N, 50.0, 2);
 		fill(n, N, 55.0, 2);

@@ -125,7 +125,8 @@ static size_t top_size(const struct pp_ctx *ctx, const struct pp_caches *c)
 /*
  * Keys name a size as lmbench's output does, in its MB column (2^20
  * bytes) times 1000, rounded: 32K is "sz31k", 64K "sz62k", 1M "sz1000k"
- * (the seed keys users know).  Below 1K that is 0: "sz512" in bytes.
+ * (the keys users know from published results).  Below 1K that is 0:
+ * "sz512" in bytes.
  */
 static void point_key(char *buf, size_t len, const char *mode, size_t stride,
 		      size_t size)

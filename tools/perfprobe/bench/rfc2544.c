@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rfc2544: UDP throughput by frame size as RFC 2544 section 26.1 defines
- * it (the highest offered rate at which no frame is lost), as the seed
- * reports it with netperf: frames of 64, 128, 256, 1024 and 1518 bytes,
- * UDP payload = frame - 46 (Ethernet header 14 + FCS 4 + IPv4 20 + UDP 8).
+ * it (the highest offered rate at which no frame is lost), as vendor
+ * performance guides report it with netperf: frames of 64, 128, 256, 1024
+ * and 1518 bytes, UDP payload = frame - 46 (Ethernet header 14 + FCS 4 +
+ * IPv4 20 + UDP 8).
  *
  * For each frame size: one unpaced trial gives the highest rate the
  * sender reaches; a binary search on the offered rate, one fixed-length

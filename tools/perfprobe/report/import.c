@@ -9,9 +9,9 @@
  *   blocks ("mappings, "File system latency, "size=0k ovr=..., "stride=128,
  *   bw_mem's, ...): one run, every figure at its size;
  *
- *   the summary `make see` / getsummary prints (the tables of
- *   ../shared/seeds/): one run per row name (host, or OS when there is no
- *   host column), its cells by column.
+ *   the summary `make see` / getsummary prints (as published: three in
+ *   tests/fixtures/lmbench/): one run per row name (host, or OS when
+ *   there is no host column), its cells by column.
  *
  * Every result is single-valued (one sample: compare says it has no
  * interval) and carries "imported_from": "FILE:LINE".  Units become

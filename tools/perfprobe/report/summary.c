@@ -90,7 +90,7 @@ static const struct pp_col mem_cols[] = {
 	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
 };
 
-/* Beyond lmbench: the net group (netperf, rfc2544), in the seed's Mbit/s. */
+/* Beyond lmbench: the net group (netperf, rfc2544), in netperf's Mbit/s. */
 static const struct pp_col net_cols[] = {
 	{ " TCP  ", " 1448 ", 6, 0, "net-tcp_stream-1448", NULL, 0 },
 	{ " TCP  ", " 64K  ", 6, 0, "net-tcp_stream-64k", NULL, 0 },
