@@ -16,6 +16,13 @@
 
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define __noinline	__attribute__((noinline))
+/* No specialised copy of a function for its callers: GCC's; clang never
+ * clones and does not know the attribute. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define __noclone	__attribute__((noclone))
+#else
+#define __noclone
+#endif
 
 /* Exit codes of the perfprobe command (Documentation/cli.rst). */
 enum pp_exit {

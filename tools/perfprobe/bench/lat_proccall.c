@@ -16,7 +16,7 @@
 
 static volatile uint64_t proc_sink;
 
-static __attribute__((noinline, noclone)) void use_int(int v)
+static __noinline __noclone void use_int(int v)
 {
 	proc_sink += (uint64_t)v;
 }
