@@ -11,7 +11,9 @@
 #                                    (multiarch), qemu-user with binfmt_misc,
 #                                    qemu-system-aarch64 for the arm64 guest
 #
-# Needs root (or sudo) only when something is missing.
+# Needs root (or sudo) only when something is missing.  While another
+# apt or dpkg (unattended-upgrades, say) holds the package system's locks
+# it waits, up to $PERFPROBE_APT_LOCK_WAIT seconds (default 600).
 set -eu
 
 TOOLS="build-essential pkg-config libjansson-dev libcmocka-dev libtirpc-dev
@@ -37,7 +39,7 @@ case "${1:-}" in
 --kmod) want="$KMOD" ;;
 --arm64) want="$ARM64"; arm64=1 ;;
 "") ;;
--h|--help) sed -n '3,13p' "$0"; exit 0 ;;
+-h|--help) sed -n '3,16p' "$0"; exit 0 ;;
 *) echo "install-deps.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
 esac
 
@@ -46,10 +48,76 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
 	exit 1
 fi
 
+# The locks apt and dpkg take; another process holding one makes apt-get
+# fail at once (exit 100) unless we wait.
+APT_LOCKS="/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock
+/var/lib/apt/lists/lock /var/cache/apt/archives/lock"
+lock_wait=${PERFPROBE_APT_LOCK_WAIT:-600}
+case "$lock_wait" in
+''|*[!0-9]*)
+	echo "install-deps.sh: PERFPROBE_APT_LOCK_WAIT=$lock_wait: not a number of seconds" >&2
+	exit 2 ;;
+esac
+waited=0
+
+# "PID NAME FILE" of a lock another process holds, from /proc/locks
+# (world-readable: no root needed to ask), or nothing.
+lock_holder() {
+	for f in $APT_LOCKS; do
+		[ -e "$f" ] || continue
+		# shellcheck disable=SC2046
+		set -- $(stat -L -c '%d %i' "$f")
+		id=$(printf '%02x:%02x:%s' $((($1 >> 8) & 0xfff)) \
+			$((($1 & 0xff) | (($1 >> 12) & 0xfff00))) "$2")
+		pid=$(awk -v id="$id" '$2 != "->" && $6 == id && $5 > 0 { print $5; exit }' \
+			/proc/locks 2>/dev/null)
+		if [ -n "$pid" ]; then
+			echo "$pid $(cat "/proc/$pid/comm" 2>/dev/null || echo '?') $f"
+			return
+		fi
+	done
+}
+
+# Wait until no other process holds an apt or dpkg lock, saying once what
+# for; give up after $lock_wait seconds in all.
+wait_apt_locks() {
+	said=
+	while h=$(lock_holder) && [ -n "$h" ]; do
+		# shellcheck disable=SC2086
+		set -- $h
+		if [ "$waited" -ge "$lock_wait" ]; then
+			echo "install-deps.sh: gave up after ${lock_wait} s: $3 is still held by process $1 ($2); run it again when that has finished (PERFPROBE_APT_LOCK_WAIT=SECONDS waits longer)" >&2
+			exit 1
+		fi
+		if [ "$said" != "$1" ]; then
+			echo "install-deps.sh: waiting for $3, held by process $1 ($2), up to $((lock_wait - waited)) s"
+			said=$1
+		fi
+		sleep 1
+		waited=$((waited + 1))
+	done
+}
+
+# apt-get once the locks are free; apt's own DPkg::Lock::Timeout covers
+# dpkg's locks should another process take them in between.  A run that
+# failed while a lock is held (it lost that race) is tried again, its
+# time counted as waiting.
+apt_get() {
+	while :; do
+		wait_apt_locks
+		rc=0
+		t=$(date +%s)
+		$SUDO apt-get -o DPkg::Lock::Timeout=$((lock_wait - waited)) "$@" || rc=$?
+		[ "$rc" -ne 0 ] && [ -n "$(lock_holder)" ] || return "$rc"
+		waited=$((waited + $(date +%s) - t))
+	done
+}
+
 # :arm64 packages need the architecture known to dpkg (and a fresh list)
 if [ "$arm64" = 1 ] && [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] &&
 	! dpkg --print-foreign-architectures | grep -qx arm64; then
 	echo "install-deps.sh: adding the arm64 architecture (multiarch)"
+	wait_apt_locks
 	if [ "$(id -u)" -ne 0 ]; then sudo dpkg --add-architecture arm64; else dpkg --add-architecture arm64; fi
 fi
 
@@ -83,6 +151,6 @@ else
 	SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+apt_get update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+apt_get install -y -qq --no-install-recommends $missing
