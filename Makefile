@@ -3,7 +3,8 @@
 # perfprobe: make [all] | tools | kmod | check | vmtest | install | clean | help
 #
 # Quiet by default; V=1 shows the commands.  O=DIR builds elsewhere
-# (default build/); SAN=1 builds with AddressSanitizer + UBSan.
+# (default build/); SAN=1 builds with AddressSanitizer + UBSan; WERROR=1
+# makes every warning an error (the checks' builds do).
 
 VERSION := 0.1
 GITVER := $(shell git describe --always --dirty 2>/dev/null)
@@ -49,7 +50,18 @@ endif
 PKGS := jansson $(if $(filter 1,$(STATIC)),,libtirpc) libnl-genl-3.0 libelf libcrypto libkcapi
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p))))
 
-WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
+# Warnings are errors in the checks' builds (make check and every
+# check-* target, and what they start), not in a plain or packaged
+# build, which a newer compiler's new warning must not break.  The flags
+# are recorded in $(O)/gen/warn.cfg: a change rebuilds the objects.
+ifneq ($(filter check check-%,$(MAKECMDGOALS)),)
+WERROR ?= 1
+endif
+WERROR ?= 0
+# to every make the checks start, the scripts' included (vmtest.sh)
+export WERROR
+WERROR_FLAG := $(if $(filter 1,$(WERROR)),-Werror)
+WARN := -Wall -Wextra $(WERROR_FLAG) -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wshadow -Wno-format-nonliteral
 CFLAGS ?= -O2 -g
 comma := ,
@@ -88,7 +100,7 @@ BPF_MISSING := $(strip $(if $(wildcard $(VMLINUX_BTF)),,$(or $(BPF_CROSS_NOTE),B
 	$(if $(shell command -v $(CLANG) 2>/dev/null),,clang) $(if $(BPFTOOL),,bpftool) \
 	$(if $(shell $(PKG_CONFIG) --exists libbpf && echo y),,libbpf))
 BPF_SRC := tools/perfprobe/kernel/bpf
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall $(WERROR_FLAG) \
 	-I$(O)/gen -I$(BPF_SRC) $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 empty :=
 space := $(empty) $(empty)
@@ -115,7 +127,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools man uninstall modules_install check-packages kmod kmod-style check-spec check check-build check-layout check-san check-docs vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
+.PHONY: bpf-check all tools man uninstall modules_install check-packages kmod kmod-style check-spec check check-quick check-build check-layout check-san check-clang check-docs check-cross kernel-ab vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -171,6 +183,14 @@ $(O)/gen/bpf.cfg: FORCE
 $(O)/tools/perfprobe/kernel/kbpf.o: PP_CFLAGS += $(KBPF_CFLAGS)
 $(O)/tools/perfprobe/kernel/kbpf.o: $(O)/gen/bpf.cfg $(KBPF_DEPS)
 
+# Everything compiled with $(WARN) is rebuilt when it changes (WERROR=).
+$(O)/gen/warn.cfg: FORCE
+	@mkdir -p $(@D) && echo '$(WARN) $(BPF_CFLAGS)' | cmp -s - $@ || echo '$(WARN) $(BPF_CFLAGS)' >$@
+
+$(CORE_OBJS) $(PP_OBJS) $(O)/tools/perfprobe/main.o $(O)/perfprobe-lean $(UNIT_BINS) \
+	$(O)/tests/pp-kview $(O)/tests/pp-vmtest \
+	$(patsubst %.c,$(O)/%.o,$(wildcard $(BPF_SRC)/*.bpf.c)): $(O)/gen/warn.cfg
+
 $(O)/libppcore.a: $(CORE_OBJS)
 	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
@@ -195,17 +215,23 @@ $(O)/tests/%: tests/unit/%.c $(LIBS_A)
 kmod:
 	$(Q)$(MAKE) -C kmod $(if $(KDIR),KDIR=$(KDIR)) $(if $(V),V=$(V))
 
-# The tests: unit tests (cmocka, TAP) and CLI integration tests, through
-# prove; then the same again in an ASan+UBSan build.
-check: check-build check-layout
+# The edit-build-test loop (Documentation/testing.rst): unit tests
+# (cmocka, TAP) and CLI integration tests of the plain build, through
+# prove; no root needed, no QEMU.
+check-quick: check-build check-layout
 	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe scripts/run-tests.sh $(O)
-	$(Q)$(MAKE) --no-print-directory SAN=1 O=build-san check-san
-	$(Q)$(MAKE) --no-print-directory check-spec
-	$(Q)$(MAKE) --no-print-directory kmod-style
-	$(Q)$(MAKE) --no-print-directory vmtest
-	$(Q)$(MAKE) --no-print-directory check-kernels
-	$(Q)$(MAKE) --no-print-directory check-arm64
-	$(Q)$(MAKE) --no-print-directory check-packages
+
+# Everything, as CI runs it: check-quick, then the rest two at a time
+# (CHECK_JOBS), each one's output together when it ends (-O).  The
+# guests run under TCG on one host thread each; the longest start first.
+CHECK_JOBS ?= 2
+CHECK_REST := check-san vmtest-arm64 check-kernels vmtest check-packages kernel-ab \
+	check-cross kmod-style check-clang check-spec check-docs
+check: check-quick
+	$(Q)t0=$$(date +%s); \
+	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -O $(CHECK_REST); rc=$$?; \
+	echo "  CHECK   the rest ($(CHECK_REST)): $$(($$(date +%s) - t0)) s, exit $$rc"; \
+	exit $$rc
 
 # The layering: the core must not see a CLI or feature header.  Each of
 # these includes has to fail under the core's flags.
@@ -234,6 +260,13 @@ kmod-style:
 	$(Q)scripts/kmod-style.sh
 
 check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview
+
+# The tools and the tests' programs built with clang, warnings as errors
+# (build only: the tests run on the gcc builds).
+check-clang:
+	$(Q)$(MAKE) --no-print-directory CC=clang O=build-clang WERROR=1 check-build \
+		build-clang/tests/pp-vmtest VMTEST_STATIC=0
+	@echo "  CLANG   tools and tests build with clang, no warning"
 
 # The documentation renders with docutils alone (no Sphinx), strictly:
 # any message (a malformed table, an unknown role or directive) fails.
@@ -268,10 +301,11 @@ $(O)/tests/pp-vmtest: $(VMTEST_SRCS) tests/vm/pp-vmtest/vmtest.h tests/lib/tap.h
 		$(if $(filter 1,$(VMTEST_STATIC)),-static) -o $@ $(VMTEST_SRCS) \
 		$(O)/tools/perfprobe/kernel/ppnl.o $(O)/libppcore.a $(VMTEST_LIBS)
 
-check-san: check-build
-	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe \
+check-san:
+	$(Q)$(MAKE) --no-print-directory SAN=1 O=build-san check-build
+	$(Q)PERFPROBE=$(CURDIR)/build-san/perfprobe \
 		ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 scripts/run-tests.sh $(O)
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 scripts/run-tests.sh build-san
 
 # The module's tests in a QEMU guest (Documentation/vmtest.rst), through
 # prove so its summary reads like the others.
@@ -282,9 +316,10 @@ vmtest:
 # perfprobe cross-built for arm64 and run under qemu-user (tests/arm64/);
 # then the module, its tests and perfprobe in an arm64 guest (Debian's
 # 6.1 arm64 kernel in qemu-system-aarch64).
-check-arm64:
+check-arm64: check-cross vmtest-arm64
+
+check-cross:
 	$(Q)prove --exec '' tests/arm64/cross.t
-	$(Q)$(MAKE) --no-print-directory vmtest-arm64
 
 # The Debian packages built from a clean checkout, lintian, installed,
 # DKMS building the module, purged (tests/pkg/deb.t; root).
@@ -296,12 +331,16 @@ vmtest-arm64:
 		$(if $(KDIR),--kdir $(KDIR))
 
 # The module and its tools on Debian's other kernels: fetched from the
-# package archive and unpacked (scripts/get-kernel.sh), never installed.
+# package archive and unpacked (scripts/get-kernel.sh), never installed;
+# vmtest-<release> boots one of them.
 CHECK_KERNELS ?= 6.12-amd64 6.12-rt-amd64
-check-kernels:
-	$(Q)for r in $(CHECK_KERNELS); do \
-		prove --exec '' scripts/vmtest.sh :: --release $$r || exit 1; \
-	done
+check-kernels: $(addprefix vmtest-,$(CHECK_KERNELS))
+
+vmtest-%-amd64:
+	$(Q)prove --exec '' scripts/vmtest.sh :: --release $*-amd64
+
+# scripts/kernel-ab.sh end to end: 6.1 against 6.12.
+kernel-ab: tools
 	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe prove --exec '' tests/vm/kernel-ab.t
 
 # Installed layout: PREFIX (default /usr/local), DESTDIR for a staging root.
@@ -350,20 +389,25 @@ modules_install:
 	$(Q)$(MAKE) -C kmod $(if $(KDIR),KDIR=$(KDIR)) modules_install
 
 clean:
-	$(call say,CLEAN,.)rm -rf build build-san perfprobe
+	$(call say,CLEAN,.)rm -rf build build-san build-clang perfprobe
 	$(Q)if [ -f kmod/Makefile ]; then $(MAKE) -s -C kmod clean >/dev/null 2>&1 || true; fi
 
 help:
 	@echo 'targets:'
 	@echo '  all, tools   build ./perfprobe (and build/perfprobe-hello, build/perfprobe-lean)'
 	@echo '  kmod         build kmod/perfprobe.ko [KDIR=<kernel build dir>]'
-	@echo '  check        unit + integration tests, then again under ASan+UBSan'
+	@echo '  check-quick  unit + integration tests of the plain build (no root, no QEMU)'
+	@echo '  check        everything CI runs: check-quick, then two at a time the ASan+UBSan'
+	@echo '               tests, the guests, the packages, style, clang, spec and docs'
+	@echo '  check-san    unit + integration tests in an ASan+UBSan build (build-san/)'
 	@echo '  check-spec   uapi header and kmod/genl.c against the netlink spec'
+	@echo '  check-clang  tools and test programs built with clang, -Werror (build-clang/)'
 	@echo '  check-docs   every Documentation/ reST file through docutils --strict'
 	@echo '  kmod-style   checkpatch --strict, W=1 and sparse on kmod/'
 	@echo '  vmtest       module tests in a QEMU guest [KDIR=... KERNEL=...]'
 	@echo '  check-kernels  vmtest on Debian 6.12 and 6.12 PREEMPT_RT [CHECK_KERNELS=...]'
-	@echo '  check-arm64  the arm64 cross build under qemu-user, then vmtest-arm64'
+	@echo '  kernel-ab    scripts/kernel-ab.sh end to end, 6.1 against 6.12 in QEMU'
+	@echo '  check-arm64  check-cross (the arm64 cross build under qemu-user), vmtest-arm64'
 	@echo '  vmtest-arm64 module tests in an arm64 guest (Debian 6.1 arm64, qemu-system-aarch64)'
 	@echo '  install      binary, helpers, man pages, completion, docs: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
 	@echo '  uninstall    remove what install put there'
@@ -371,6 +415,7 @@ help:
 	@echo '  modules_install  perfprobe.ko into /lib/modules/<release>/updates [KDIR=]'
 	@echo '  check-packages   build the Debian packages, lintian, install, dkms build, purge'
 	@echo '  clean'
-	@echo 'variables: V=1 (show commands), O=DIR (build dir), SAN=1 (sanitizers)'
+	@echo 'variables: V=1 (show commands), O=DIR (build dir), SAN=1 (sanitizers),'
+	@echo '           WERROR=1 (warnings are errors; the check targets set it)'
 
 -include $(CORE_OBJS:.o=.d) $(PP_OBJS:.o=.d) $(O)/tools/perfprobe/main.d

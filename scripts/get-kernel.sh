@@ -33,6 +33,10 @@ CACHE=${PERFPROBE_KERNEL_CACHE:-/var/cache/perfprobe/kernels}
 PRINT=0
 say() { echo "get-kernel: $*" >&2; }
 
+# One at a time fetches and unpacks (vmtests run in parallel in make check).
+mkdir -p "$CACHE" && exec 8>>"$CACHE/.lock" && flock 8 ||
+	{ say "cannot lock $CACHE/.lock"; exit 1; }
+
 if [ "${1:-}" = --busybox ]; then
 	arch=${2:?usage: $0 --busybox ARCH (e.g. arm64)}
 	bb=$CACHE/busybox-$arch/bin/busybox

@@ -288,6 +288,10 @@ if [ -n "$CROSS" ]; then
 	[ -n "$BTF" ] || echo "# no BTF in $KERNEL: perfprobe is built without its BPF kernel view"
 	XMAKE+=(CROSS_COMPILE="$CROSS" STATIC=1 ${BTF:+VMLINUX_BTF="$BTF"})
 fi
+# Several vmtests may run at once (make -j check): one at a time builds
+# in $ROOT/$XO and takes its own copies of what it built.
+mkdir -p "$ROOT/$XO" && exec 9>>"$ROOT/$XO/.vmtest.lock" || fail "cannot open $ROOT/$XO/.vmtest.lock"
+flock 9 || fail "cannot lock $ROOT/$XO/.vmtest.lock"
 rm -f "$ROOT/$XO/tests/pp-vmtest"
 if [ $static = 1 ]; then
 	run_logged client make -C "$ROOT" "${XMAKE[@]}" VMTEST_STATIC=1 "$XO/tests/pp-vmtest" ||
@@ -306,7 +310,10 @@ cp "$ROOT/$XO/tests/pp-vmtest" "$CLIENT" || fail "no $XO/tests/pp-vmtest"
 # exercised where the module loads.
 PPADD=()
 if run_logged tools make -s -C "$ROOT" "${XMAKE[@]}" tools; then
-	PPADD=(--add "$ROOT/$XO/perfprobe" --add "$ROOT/$XO/perfprobe-hello" --add "$ROOT/$XO/perfprobe-lean")
+	mkdir -p "$WORK/bin"
+	cp "$ROOT/$XO/perfprobe" "$ROOT/$XO/perfprobe-hello" "$ROOT/$XO/perfprobe-lean" "$WORK/bin/" ||
+		fail "cannot copy perfprobe into $WORK/bin"
+	PPADD=(--add "$WORK/bin/perfprobe" --add "$WORK/bin/perfprobe-hello" --add "$WORK/bin/perfprobe-lean")
 	# the kernel crypto API over AF_ALG, for crypto_kcapi
 	for m in af_alg algif_skcipher algif_hash crypto_user des_generic sha512_generic md5; do
 		PPADD+=(--extra-module "$m")
@@ -314,6 +321,7 @@ if run_logged tools make -s -C "$ROOT" "${XMAKE[@]}" tools; then
 else
 	echo "# building perfprobe failed: the guest's cli group will fail"
 fi
+exec 9>&-
 
 # ------------------------------------------------------------- initramfs ---
 # arm64's virt machine has one UART: the results go to a virtio console,
