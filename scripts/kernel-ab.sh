@@ -76,7 +76,7 @@ measure() { # LABEL SIDE
 	# the same command line for both (compare warns about any difference)
 	TMPDIR=$OUT/work-$label PERFPROBE_VMTEST_ONLY=ab PERFPROBE_VMTEST_SEED=1 \
 		PERFPROBE_VMTEST_APPEND="pp_ab_set=$SET pp_ab_runs=$RUNS pp_ab_kview=$KVIEW" \
-		PERFPROBE_VMTEST_TIMEOUT=$((170 + RUNS * 120)) \
+		PERFPROBE_VMTEST_TIMEOUT=$((420 + RUNS * 120)) \
 		"$ROOT/scripts/vmtest.sh" --keep $(side_args "$side") >"$OUT/$label.tap" 2>"$OUT/$label.err"
 	rc=$?
 	grep -h '^# vmtest: kernel\|^# vmtest: KVM' "$OUT/$label.tap" >&2

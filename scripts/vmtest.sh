@@ -45,7 +45,7 @@ usage: $0 [--arch ARCH] [--kernel IMAGE] [--kdir TREE] [--moddir DIR]
                   by scripts/get-kernel.sh: e.g. 6.12-amd64, 6.12-rt-amd64,
                   6.12.118+deb12-amd64, 6.1-arm64 (implies --arch arm64);
                   sets --kernel, --kdir and --moddir
-  --timeout SEC   kill the guest after SEC seconds (default: 170, arm64 400)
+  --timeout SEC   kill the guest after SEC seconds (default: 420, arm64 900)
   --keep          keep the work directory (initramfs, logs) and print its path
   -v              verbose: show build output and the guest console log
 
@@ -132,7 +132,7 @@ arm64|aarch64)
 *) echo "vmtest: --arch '$ARCH': say x86_64 or arm64" >&2; exit 2 ;;
 esac
 # another architecture under TCG: about twice the x86 guest's time
-[ -n "$TIMEOUT" ] || TIMEOUT=$([ "$ARCH" = arm64 ] && echo 400 || echo 170)
+[ -n "$TIMEOUT" ] || TIMEOUT=$([ "$ARCH" = arm64 ] && echo 900 || echo 420)
 if [ "$ARCH" = arm64 ]; then
 	CROSS=aarch64-linux-gnu-
 	KMAKE=(ARCH=arm64 CROSS_COMPILE=$CROSS)
