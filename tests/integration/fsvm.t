@@ -20,19 +20,23 @@ plan 10
 "$PERFPROBE" --quick --no-save --json -o "$T_TMP/run.json" run lat_fs lat_mmap lat_pagefault \
 	>"$T_TMP/out.json" 2>"$T_TMP/err"
 rc=$?
-check "run exits 0 (rc $rc)" test "$rc" -eq 0
+want=$(run_rc "$T_TMP/out.json")
+check "the exit its document gives, 0 or 4 with the skips (rc $rc, want ${want:-?})" \
+	test "$rc" = "$want"
 is_json() { jq -e '.results | length > 0' "$1" >/dev/null 2>&1; }
 check "stdout is one JSON document with results" is_json "$T_TMP/out.json"
 
-# The best sample: noise from other load only ever adds time.
-best() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .samples | min' "$T_TMP/out.json"; }
 val() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$T_TMP/out.json"; }
 
+# lat_pagefault takes the remap out of its samples: where that swamps
+# them in every attempt, it is skipped as too noisy, never a number
 missing=""
 for k in $keys; do
-	[ -n "$(val "$k")" ] || missing="$missing $k"
+	[ -n "$(val "$k")" ] || noisy_skip "$T_TMP/out.json" "$k" || missing="$missing $k"
 done
-check "every key present${missing:+ (missing:$missing)}" test -z "$missing"
+check "every key present, or skipped as too noisy${missing:+ (missing:$missing)}" test -z "$missing"
+pf_skipped=0
+noisy_skip "$T_TMP/out.json" lat_pagefault && pf_skipped=1
 
 few=$(jq -r '[.results[] | select(.key | test("^lat_(fs|mmap|pagefault)")) |
 	select((.samples | length) < 5) | .key] | join(" ")' "$T_TMP/out.json")
@@ -61,9 +65,14 @@ for s in $sizes; do
 done
 check "lat_fs-<S>k = 10^6 / lat_fs-create-<S>k" test "$rate_ok" -eq 1
 
-# A page fault costs less than the whole map + touch + unmap of 1 MB.
-check "best lat_pagefault ($(best lat_pagefault)) < best lat_mmap-1m" \
-	awk -v a="$(best lat_pagefault)" -v b="$(best lat_mmap-1m)" 'BEGIN { exit !(a < b) }'
+# A page fault costs less than the whole map + touch + unmap of 1 MB: two
+# measurements, compared as far as their noise lets them be (tap.sh).
+if [ $pf_skipped = 1 ]; then
+	skip "lat_pagefault skipped as too noisy: nothing to compare"
+else
+	check "lat_mmap-1m not below lat_pagefault beyond the noise ($(noise "$T_TMP/out.json" lat_mmap-1m lat_pagefault))" \
+		not_below "$T_TMP/out.json" lat_mmap-1m lat_pagefault
+fi
 
 "$PERFPROBE" summary "$T_TMP/run.json" >"$T_TMP/summary" 2>&1
 # The row under the table's dashes; after Host and OS (23 columns) come
@@ -72,7 +81,7 @@ check "best lat_pagefault ($(best lat_pagefault)) < best lat_mmap-1m" \
 row=$(awk -v t="File & VM system latencies" \
 	'index($0, t) == 1 { f = 1 } f && /^--------- ---/ { getline; print; exit }' "$T_TMP/summary")
 cells=$(echo "${row:23}" | awk '{ print NF }')
-check "summary fills File Create/Delete, Mmap Latency, Page Fault (${cells:-0} of 6)" \
-	test "${cells:-0}" -eq 6
+check "summary fills File Create/Delete, Mmap Latency, Page Fault (${cells:-0} of $((6 - pf_skipped)))" \
+	test "${cells:-0}" -eq $((6 - pf_skipped))
 
 done_testing

@@ -18,8 +18,6 @@ valid() {
 	echo "$bad"
 }
 v() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$2"; }
-fastest() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .stats.min' "$2"; }
-ge() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { exit !(a >= b * f) }'; }
 between() { awk -v a="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(a >= lo && a <= hi) }'; }
 
 # --- between processes, no network ---
@@ -58,13 +56,14 @@ if unshare -n true 2>/dev/null; then
 	ok $([ -z "$bad" ]; echo $?) "network latency keys valid${bad:+ (bad:$bad)}"
 	bad=$(valid "bw_tcp bw_tcp-64kb" MB/s higher "$N")
 	ok $([ -z "$bad" ]; echo $?) "TCP bandwidth keys valid${bad:+ (bad:$bad)}"
-	# On each one's fastest sample (load only slows): the medians of a
-	# --quick run under a parallel build put RPC/TCP at 0.49 of TCP; the
-	# fastest samples, 1.27 to 1.70 in ten such runs.
-	check "RPC/UDP is not faster than UDP ($(fastest lat_rpc-udp "$N") vs $(fastest lat_udp "$N"), 30% slack)" \
-		ge "$(fastest lat_rpc-udp "$N")" "$(fastest lat_udp "$N")" 0.7
-	check "RPC/TCP is not faster than TCP ($(fastest lat_rpc-tcp "$N") vs $(fastest lat_tcp "$N"), 30% slack)" \
-		ge "$(fastest lat_rpc-tcp "$N")" "$(fastest lat_tcp "$N")" 0.7
+	# An RPC round trip is a round trip of its transport and more: two
+	# measurements, compared as far as their noise lets them be (tap.sh's
+	# not_below; the medians of a --quick run under a parallel build once
+	# put RPC/TCP at 0.49 of TCP).
+	check "RPC/UDP not below UDP beyond the noise ($(noise "$N" lat_rpc-udp lat_udp))" \
+		not_below "$N" lat_rpc-udp lat_udp
+	check "RPC/TCP not below TCP beyond the noise ($(noise "$N" lat_rpc-tcp lat_tcp))" \
+		not_below "$N" lat_rpc-tcp lat_tcp
 	check "TCP bandwidth is plausible (10 .. 10^6 MB/s: $(v bw_tcp "$N"))" \
 		between "$(v bw_tcp "$N")" 10 1e6
 	unshare -n "$PERFPROBE" --quick --json --no-save run lat_tcp >"$T_TMP/nolo.json" 2>/dev/null
@@ -92,15 +91,19 @@ alive() { ps -o stat= -s "$1" 2>/dev/null | grep -vc '^Z'; }
 (setsid sh -c 'echo $$ >"$1"; exec "$0" --no-save run lat_ctx' "$PERFPROBE" "$T_TMP/sid" \
 	>/dev/null 2>&1 &)
 n=0
-for _ in $(seq 100); do
+for _ in $(seq 600); do	# until its ring is up (30 s at most)
 	sid=$(cat "$T_TMP/sid" 2>/dev/null)
 	[ -n "$sid" ] && n=$(alive "$sid")
 	[ "$n" -ge 3 ] && break
 	sleep 0.05
 done
 [ -n "$sid" ] && kill -KILL "$sid"
-sleep 0.3
-left=$(alive "$sid")
+# they die when the kernel next runs them: waited for, not for a fixed time
+for _ in $(seq 200); do
+	left=$(alive "$sid")
+	[ "$left" -eq 0 ] && break
+	sleep 0.05
+done
 ok $([ "$n" -ge 3 ] && [ "$left" -eq 0 ]; echo $?) \
 	"perfprobe killed: no helper left alive (had $n processes, $left left)"
 

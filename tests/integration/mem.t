@@ -4,29 +4,20 @@
 # Integration test of the "mem" group (lat_mem_rd) under --quick.  TAP.
 # PERFPROBE names the binary (default ./perfprobe).  Needs jq.
 #
-# Noise margin: this runs on shared, loaded machines.  Another task's time
-# slice only ever adds time to a sample, and a --quick sample is 2 ms: on 2
-# busy vCPUs the samples of one size alternated 1.2 / 3.5 ns, so any one
-# size's median may read 3x high.  The fall check therefore holds each
-# size's median against the size before's minimum (its least disturbed
-# sample): the curve may not fall below half of that; a chain that skipped
-# most of the array falls much further.  The later size is read through its
-# median, not its minimum: on a VM whose last-level cache is shared with
-# other tenants, a sample at tens of MB can be a lucky cache hit (13 ns among
-# 50 ns samples seen here).  A doctored copy of the curve proves the check
-# still fails on a broken one.
-#
-# Load that lasts longer than a size's samples (another job's memory traffic
-# on the shared caches and memory) moves whole sizes: a 2x step at 8 MB and
-# a detected L1 three grid steps low were each seen once in 30 runs beside a
-# make -j2 loop.  A broken chain or plateau detector fails the same way every
-# time, such load rarely twice at the same place: where the fall check, the
-# L1 check or the order of the cache levels fails, lat_mem_rd runs once more
-# and the test fails only when the second run fails it too (at the same
-# sizes, for the fall check).
+# Noise: this runs on shared, loaded machines.  Another task's time slice
+# only ever adds time to a sample, and a --quick sample is 2 ms: on 2 busy
+# vCPUs the samples of one size alternated 1.2 / 3.5 ns (CVs of 50-120%
+# under a parallel build).  Every relation between two points of the curve
+# (two measurements) is therefore asserted only as far as their noise lets
+# it be: not below beyond twice the larger CV, at least 10% (tap.sh's
+# JQ_BELOW_NOISE, the rule of pp_below_beyond_noise()); a doctored copy of
+# the run shows each such check still fails on a broken curve.  What one
+# measurement must satisfy by construction (the cache levels are the
+# documented cut of this run's own curve) is asserted exactly.  Nothing is
+# measured again: a second chance is luck, not an invariant.
 
 . "$(dirname "$0")/tap.sh"
-plan 14
+plan 16
 out=$T_TMP/out.json
 
 "$PERFPROBE" --quick --no-save --json run lat_mem_rd >"$out" 2>/dev/null
@@ -52,51 +43,42 @@ ok $? "every result has >= $samples samples"
 jq -e 'all(.results[]; .value > 0 and all(.samples[]; . > 0))' "$out" >/dev/null
 ok $? "every value and sample is positive"
 
-# The second run, made once, only when a check failed on the first.
-again=$T_TMP/again.json
-run_again() {
-	[ -s "$again" ] && return
-	diag "measuring again: $1"
-	"$PERFPROBE" --quick --no-save --json run lat_mem_rd >"$again" 2>/dev/null
+# curve(MODE): that curve of the run, its results sorted by size, each
+# with .b, its size in bytes (the key says it in lmbench's MB column x 1000,
+# "k", or in bytes: within 3% of the size; the grid's steps are 33% and
+# more, so within 10% is that size)
+JQ_CURVE='def curve($m): [.results[] | select(.key | test("^lat_mem_rd-" + $m + "-sz[0-9]+k?$")) |
+	. + {b: (.key | capture("-sz(?<n>[0-9]+)(?<k>k?)$") |
+		(.n | tonumber) * (if .k == "k" then 1048.576 else 1 end))}] | sort_by(.b);'
+
+# MODE N FILE: >= N sizes, the largest not below the smallest beyond the noise
+ends_ok() {
+	jq -e --arg m "$1" --argjson n "$2" "$JQ_BELOW_NOISE$JQ_CURVE"'curve($m) as $c |
+		($c | length) >= $n and ($c[-1] | below_noise($c[0]) | not)' "${3:-$out}" >/dev/null
 }
+ends_ok stride128 10
+ok $? "stride 128: >= 10 sizes, the largest not below the smallest beyond the noise"
 
-# The curve of one mode in FILE (default: the first run) as [size in bytes,
-# median, minimum] sorted by size; the key says the size in lmbench's MB
-# column x 1000 ("k") or in bytes.
-curve() { # MODE [FILE]
-	jq -c --arg re "lat_mem_rd-$1-sz" '
-		[.results[] | select(.key | startswith($re)) |
-		 (.key | ltrimstr($re)) as $s |
-		 [(if ($s | endswith("k")) then ($s | rtrimstr("k") | tonumber) * 1048.576
-		   else ($s | tonumber) end), .stats.median, .stats.min]] | sort_by(.[0])' "${2:-$out}"
+# FILE: the stride-128 sizes that read below the size before beyond the
+# noise (a chain that skipped most of the array falls to the L1 latency)
+falls() {
+	jq -r "$JQ_BELOW_NOISE$JQ_CURVE"'curve("stride128") as $c |
+		range(1; $c | length) as $i | $c[$i] | select(below_noise($c[$i - 1])) | .key' "$1"
 }
-
-# The sizes of CURVE whose median is below half the minimum of the size
-# before (see above), as a JSON array.
-falls() { # CURVE
-	echo "$1" | jq -c '[range(1; length) as $i | select(.[$i][1] < .[$i - 1][2] / 2) | .[$i][0]]'
-}
-
-c128=$(curve stride128)
-echo "$c128" | jq -e 'length >= 10 and .[-1][1] >= .[0][1]' >/dev/null
-ok $? "stride 128: the largest size is not faster than the smallest"
-
-fell=$(falls "$c128")
-if [ "$fell" != "[]" ]; then
-	run_again "stride 128 falls 2x at $fell bytes"
-	fell=$(jq -cn --argjson a "$fell" --argjson b "$(falls "$(curve stride128 "$again")")" \
-		'$a - ($a - $b)')
-fi
-why=
-[ "$fell" = "[]" ] || why=" (at $fell bytes, in both runs)"
-[ "$fell" = "[]" ]
-ok $? "stride 128: no size reads 2x faster than the size before it$why"
+fell=$(falls "$out" | tr '\n' ' ')
+[ -z "$fell" ]
+ok $? "stride 128: no size below the size before it beyond the noise${fell:+: $fell}"
 
 # A broken chain that stays in the first lines of the array: the largest
-# size reads like the smallest.  The check above must catch it.
-broken=$(echo "$c128" | jq -c '.[-1][1:] = .[0][1:]')
-[ "$(falls "$broken")" != "[]" ]
-ok $? "stride 128: the check fails on a curve whose largest size reads like the smallest"
+# size reads like the smallest (both CVs zeroed, as a quiet machine's
+# would be: a CV past 50% would let anything pass).  The check must name it.
+doctored=$T_TMP/doctored.json
+jq "$JQ_CURVE"'curve("stride128") as $c |
+	(.results[] | select(.key == $c[-2].key) | .stats.cv_pct) = 0 |
+	(.results[] | select(.key == $c[-1].key) | .stats) |= (.median = $c[0].stats.median | .cv_pct = 0)' \
+	"$out" >"$doctored"
+falls "$doctored" | grep -qx -- "$(jq -r "$JQ_CURVE"'curve("stride128")[-1].key' "$out")"
+ok $? "stride 128: the check names a largest size doctored to read like the smallest"
 
 # The invariant lat_mem_rd enforces (Documentation/bench/lat_mem_rd.rst):
 # no reported point is below its curve's first, L1-resident point by more
@@ -119,7 +101,6 @@ ok $? "no reported point is below its curve's L1 point beyond the noise${bad:+: 
 # Both CVs zeroed: a real L1 point disturbed past a CV of 50% makes the
 # tolerance 100%, under which nothing can be below it.  (With the L1 point's
 # CV zeroed, other points of a loaded run may be named too.)
-doctored=$T_TMP/doctored.json
 jq '(.results[] | select(.key == "lat_mem_rd-stride128-sz512") | .stats.median) as $l1 |
     (.results[] | select(.key == "lat_mem_rd-stride128-sz512") | .stats.cv_pct) = 0 |
     (.results[] | select(.key == "lat_mem_rd-stride128-sz1000k") | .stats) |=
@@ -127,27 +108,56 @@ jq '(.results[] | select(.key == "lat_mem_rd-stride128-sz512") | .stats.median) 
 below_l1 "$doctored" | grep -qx lat_mem_rd-stride128-sz1000k
 ok $? "the check names a point doctored to read below L1"
 
-crnd=$(curve random-stride128)
-echo "$crnd" | jq -e 'length >= 3 and .[-1][1] >= .[0][1]' >/dev/null
-ok $? "random: the largest size is not faster than the smallest"
+ends_ok random-stride128 3
+ok $? "random: >= 3 sizes, the largest not below the smallest beyond the noise"
 
-jq -e '(.results[] | select(.key == "lat_mem_rd-l1").value) <
-       (.results[] | select(.key == "lat_mem_rd-main").value)' "$out" >/dev/null
-ok $? "L1 latency is below main memory latency"
+check "main memory not below L1 beyond the noise ($(noise "$out" lat_mem_rd-main lat_mem_rd-l1))" \
+	not_below "$out" lat_mem_rd-main lat_mem_rd-l1
 
-# Each level's plateau no faster than the one before, within 10% (two
-# neighbouring plateaus read through medians of loaded 2-ms samples).
+# Each level's plateau is not below the one before beyond the noise.
 levels() { # FILE
-	jq -c '[.results[] | select(.key | test("^lat_mem_rd-l[0-9]$")).value]' "$1"
+	jq -c '[.results[] | select(.key | test("^lat_mem_rd-l[0-9]$")) |
+		"\(.key) \(.value * 100 | round / 100) (CV \(.stats.cv_pct | round)%)"]' "$1"
 }
-levels_rise() { # FILE
-	levels "$1" | jq -e '[range(1; length) as $i | .[$i] >= .[$i - 1] * 0.9] | all' >/dev/null
-}
-levels_rise "$out" || { run_again "cache level latencies out of order: $(levels "$out")"
-			levels_rise "$again"; }
-ok $? "cache level latencies rise with the level ($(levels "$out"))"
+jq -e "$JQ_BELOW_NOISE"'[.results[] | select(.key | test("^lat_mem_rd-l[0-9]$"))] | sort_by(.key) |
+	. as $l | length >= 1 and ([range(1; length) as $i | $l[$i] | below_noise($l[$i - 1])] | any | not)' \
+	"$out" >/dev/null
+ok $? "cache level latencies do not fall with the level beyond the noise ($(levels "$out"))"
 
-# The detected L1 against sysfs (else what the C library reads from CPUID).
+# The cache levels are the documented cut of this run's own curve
+# (lat_mem_rd.rst, "Cache levels"): each size's minimum, a running median
+# of three, a plateau while within 30% of its floor.  Level 1 is the first
+# plateau: its size the plateau's last, its samples, sample by sample, the
+# median over the plateau's sizes (to the 10 digits the JSON keeps).  An
+# invariant of the one measurement.
+cut_ok() { # FILE
+	jq -e "$JQ_CURVE"'curve("stride128") as $c | ($c | length) as $n |
+		[range($n) as $p | if $p == 0 or $p == $n - 1 then $c[$p].stats.min
+		 else [$c[$p - 1].stats.min, $c[$p].stats.min, $c[$p + 1].stats.min] | sort | .[1]
+		 end] as $t |
+		def end_of($j; $f): if $j + 1 < $n and $t[$j + 1] <= $f * 1.30
+			then end_of($j + 1; [$f, $t[$j + 1]] | min) else $j end;
+		end_of(0; $t[0]) as $e | $c[:$e + 1] as $pl |
+		def med: sort | if length % 2 == 1 then .[length / 2 | floor]
+			else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+		(.results[] | select(.key == "lat_mem_rd-detected-l1-bytes") | .value) as $d |
+		(.results[] | select(.key == "lat_mem_rd-l1") | .samples) as $l1 |
+		(($d - $pl[-1].b) | fabs) < $d * 0.1 and
+		($l1 | length) > 0 and ([range($l1 | length) as $i | [$pl[] | .samples[$i]] | med] as $m |
+		 all(range($l1 | length); (($l1[.] - $m[.]) | fabs) <= 1e-8 * $m[.]))' "$1" >/dev/null
+}
+cut_ok "$out"
+ok $? "L1: the first plateau of this run's curve, $(jq -r '.results[] | select(.key == "lat_mem_rd-detected-l1-bytes") | .value' "$out") bytes; its latency the plateau's per-sample median"
+# ... and the check fails on a curve whose level was doctored
+jq '(.results[] | select(.key == "lat_mem_rd-detected-l1-bytes") | .value) *= 4' "$out" >"$doctored"
+! cut_ok "$doctored"
+ok $? "the cut check fails on a detected L1 doctored to 4x"
+
+# The L1 size of sysfs (else what the C library reads from CPUID) against
+# the curve: the sizes up to half of it are L1 hits, not above the curve's
+# first point beyond the noise.  (The detected size is the cut of the
+# curve, checked above; where load has moved whole sizes it may be grid
+# steps low, which says nothing wrong about the cut.)
 l1=0
 for d in /sys/devices/system/cpu/cpu0/cache/index*; do
 	[ -r "$d/level" ] || continue
@@ -166,20 +176,19 @@ if [ "$l1" = 0 ]; then
 	[ -z "$l1" ] && l1=0
 	src="getconf (no sysfs cache information)"
 fi
-# FILE's detected L1 within a factor of two of L1 (an error line if not)
-l1_near() { # L1 FILE
-	jq -e --argjson l1 "$1" '.results[] | select(.key == "lat_mem_rd-detected-l1-bytes") |
-		.value >= $l1 / 2 and .value <= $l1 * 2' "$2" >/dev/null
+in_l1() { # L1 FILE: the stride-128 sizes up to L1/2 above the first beyond the noise
+	jq -r --argjson l1 "$1" "$JQ_BELOW_NOISE$JQ_CURVE"'curve("stride128") as $c |
+		$c[0] as $f | $c[1:][] | select(.b <= $l1 / 2 * 1.1) |
+		select(. as $x | $f | below_noise($x)) | .key' "$2"
 }
 if [ "$l1" -gt 0 ]; then
-	l1_near "$l1" "$out" || {
-		run_again "detected L1 of $(jq '.results[] |
-			select(.key == "lat_mem_rd-detected-l1-bytes").value' "$out") bytes"
-		l1_near "$l1" "$again"
-	}
-	ok $? "detected L1 is within a factor of 2 of $l1 bytes ($src)"
+	bad=$(in_l1 "$l1" "$out" | tr '\n' ' ')
+	n=$(jq --argjson l1 "$l1" "$JQ_CURVE"'[curve("stride128")[] | select(.b <= $l1 / 2 * 1.1)] | length' "$out")
+	[ -z "$bad" ] && [ "$n" -ge 3 ]
+	ok $? "the $n sizes up to half the L1 of $l1 bytes ($src) read as the first, within the noise${bad:+ (not:$bad)}"
 else
 	skip "no L1 size in sysfs or getconf"
 fi
+diag "detected L1 $(jq '.results[] | select(.key == "lat_mem_rd-detected-l1-bytes").value' "$out") bytes, $src $l1"
 
 done_testing

@@ -20,7 +20,6 @@ valid() {
 	echo "$bad"
 }
 v() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$2"; }
-ge() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { exit !(a >= b * f) }'; }
 # why FILE: a failed run's errors, as TAP comments
 why() { grep -E 'failed|error' "$1" | head -5 | sed 's/^/# /'; }
 
@@ -56,7 +55,9 @@ if unshare -n true 2>/dev/null; then
 		"$PERFPROBE" >"$J" 2>"$T_TMP/lo.err"
 	rc=$?
 	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-	ok $(( rc == 0 || rc == 4 ? 0 : 1 )) "run net --quick on a private loopback (rc $rc, ${secs} s)"
+	want=$(run_rc "$J")
+	ok $([ "$rc" = "$want" ]; echo $?) \
+		"run net --quick on a private loopback: the exit its document gives, 0 or 4 with the skips (rc $rc, want ${want:-?}, ${secs} s)"
 	[ $rc -eq 0 ] || [ $rc -eq 4 ] || why "$T_TMP/lo.err"
 	bad=$(valid "$(keys4) $(keys6)" "$J")
 	ok $([ -z "$bad" ]; echo $?) "netperf keys: >= 5 samples, positive${bad:+ (bad:$bad)}"
@@ -66,14 +67,27 @@ if unshare -n true 2>/dev/null; then
 		(.results[] | select(.key == "net-tcp_rr-1-p99") | .unit == "us") and
 		(.results[] | select(.key == "net-tcp_rr-1-cpu_local") | .unit == "%") and
 		(.results[] | select(.key == "net-tcp_stream-64k-sd_remote") | .unit == "us/KB")' "$J"
-	check "p99 >= p50 ($(v net-tcp_rr-1-p99 "$J") >= $(v net-tcp_rr-1-p50 "$J") us)" \
-		ge "$(v net-tcp_rr-1-p99 "$J")" "$(v net-tcp_rr-1-p50 "$J")" 1
+	# one measurement: each interval's percentiles of the same round trips
+	check "p99 >= p50, interval by interval ($(v net-tcp_rr-1-p99 "$J") >= $(v net-tcp_rr-1-p50 "$J") us)" \
+		jq -e '[.results[] | select(.key == "net-tcp_rr-1-p50" or .key == "net-tcp_rr-1-p99")] |
+			sort_by(.key) | .[0].samples as $a | .[1].samples as $b |
+			length == 2 and ($a | length) > 0 and ($a | length) == ($b | length) and
+			all(range($a | length); $b[.] >= $a[.])' "$J"
 	check "every round-trip percentile sample >= the clock's read cost" jq -e '
 		.meta.clock.read_cost_ns as $c | [.results[] |
 		select(.key | test("-p(50|90|99)$")) | .samples[] | . * 1000 >= $c] |
 		length > 0 and all' "$J"
-	check "UDP received <= sent (+10%): $(v net-udp_stream-1472 "$J") vs $(v net-udp_stream-1472-sent "$J")" \
-		ge "$(v net-udp_stream-1472-sent "$J")" "$(v net-udp_stream-1472 "$J")" 0.9
+	# UDP: what was lost is counted among what was sent, each interval's
+	# loss a share.  (Not the two rates: received is over the netserver's
+	# window, sent over ours; under load one interval's received read 13%
+	# above sent with nothing lost.)
+	udp=$(sed -n 's/.*net-udp_stream-1472: \([0-9]*\) of \([0-9]*\) datagrams lost.*/\1 \2/p' \
+		"$T_TMP/lo.err")
+	set -- $udp
+	[ $# -eq 2 ] && [ "$2" -gt 0 ] && [ "$1" -le "$2" ] && jq -e '.results[] |
+		select(.key == "net-udp_stream-1472-loss_pct") | .samples | length > 0 and
+		all(. >= 0 and . <= 100)' "$J" >/dev/null
+	ok $? "UDP: ${1:-?} datagrams lost of ${2:-?} sent, each interval's loss within 0..100%"
 	check "CPU utilisation within 0..100%" jq -e '[.results[] | select(.unit == "%" and
 		(.key | test("cpu_"))) | .samples[] | . >= 0 and . <= 100] | all' "$J"
 	check "the netserver's CPU is reported" grep -q \
@@ -83,11 +97,14 @@ if unshare -n true 2>/dev/null; then
 	ok $([ -z "$bad" ]; echo $?) "rfc2544: each NDR/PDR reported or skipped for failed validation${bad:+ (bad:$bad)}"
 	n=$(jq '[.results[] | select(.key | test("^rfc2544-(ndr|pdr)-[0-9]+$"))] | length' "$J")
 	ok $([ "$n" -ge 1 ]; echo $?) "rfc2544: at least one rate validated ($n of 10)"
-	check "rfc2544: where both are reported, PDR >= NDR (20% slack)" jq -e '
-		(map_values(.) | .results | map({(.key): .value}) | add) as $m |
-		[64, 128, 256, 1024, 1518 | tostring as $f |
-			($m["rfc2544-ndr-" + $f]) as $n | ($m["rfc2544-pdr-" + $f]) as $p |
-			if $n and $p then $p >= 0.8 * $n else true end] | all' "$J"
+	# The search's own order, not two measurements: PDR is validated at a
+	# rate above NDR's, or is NDR's rate and trials (rfc2544.c)
+	check "rfc2544: where both are reported, PDR was asked at least NDR's rate" jq -e '
+		(.info | map({(.name): .text}) | add) as $i |
+		def asked($w; $f): $i["rfc2544-\($w)-\($f)-validation"] // null |
+			if . then capture("^(?<r>[0-9.]+) Mbit/s asked").r | tonumber else null end;
+		[64, 128, 256, 1024, 1518 | asked("ndr"; .) as $n | asked("pdr"; .) as $p |
+			if $n and $p then $p >= $n else true end] | all' "$J"
 	# The kernel view of a timed test (auto: BPF here as root): per
 	# transaction or message, both ends' calls; at least the exact count
 	# and a little more at most (the control exchange, the edges).
@@ -188,7 +205,9 @@ ip netns exec "$B" env PERFPROBE_NETSERVER=192.0.2.1 PERFPROBE_NETSERVER6="[2001
 	PERFPROBE_NET_DURATION_MS=300 "$PERFPROBE" --quick --json --no-save run net \
 	>"$V" 2>"$T_TMP/veth.err"
 rc=$?
-ok $(( rc == 0 || rc == 4 ? 0 : 1 )) "run net across the veth pair (rc $rc)"
+want=$(run_rc "$V")
+ok $([ "$rc" = "$want" ]; echo $?) \
+	"run net across the veth pair: the exit its document gives, 0 or 4 with the skips (rc $rc, want ${want:-?})"
 [ $rc -eq 0 ] || [ $rc -eq 4 ] || why "$T_TMP/veth.err"
 bad=$(valid "$(keys4) $(keys6)" "$V")
 ok $([ -z "$bad" ]; echo $?) "veth: netperf keys valid${bad:+ (bad:$bad)}"

@@ -23,7 +23,10 @@ check "ls --kernel of another: none, said" sh -c "'$PERFPROBE' --results-dir '$D
 
 pp compare kA kB >"$T_TMP/c.txt"
 rc=$?
-ok $([ $rc -eq 0 ] || [ $rc -eq 5 ]; echo $?) "compare kA kB: by label (exit $rc)"
+# two real runs: whatever they compare as, the exit code is the verdicts'
+pp --json compare kA kB >"$T_TMP/c.json"
+verdicts_follow "$T_TMP/c.json" && rc_follows "$T_TMP/c.json" "$rc"
+ok $? "compare kA kB: by label, the exit code its verdicts give (exit $rc)"
 check "... the sides named by their labels" grep -q '^base: kA (1 run' "$T_TMP/c.txt"
 pp summary kA kB latest >"$T_TMP/s.txt"
 ok $? "summary kA kB latest: by label and latest"
