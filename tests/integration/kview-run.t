@@ -151,11 +151,10 @@ if ! [ -x "$BPFTOOL" ]; then
 	skip "SIGINT: no bpftool to list programs"
 	skip "SIGINT: no bpftool to list programs"
 else
-	bpf_prog_ids >"$T_TMP/before"
 	"$PERFPROBE" --no-save --cpu 1 --kernel-view=bpf run lat_syscall lat_pipe >/dev/null 2>&1 &
 	pid=$!
 	for i in $(seq 100); do
-		bpf_prog_ids | comm -13 "$T_TMP/before" - >"$T_TMP/ours"
+		bpf_pid_prog_ids "$pid" >"$T_TMP/ours"
 		[ -s "$T_TMP/ours" ] && break
 		sleep 0.1
 	done

@@ -76,7 +76,6 @@ done
 if ! [ -x "$BPFTOOL" ]; then
 	for i in 1 2 3 4 5; do skip "SIGINT: no bpftool to list programs"; done
 else
-	bpf_prog_ids >"$T_TMP/before"
 	"$KVIEW" hold >"$T_TMP/hold" 2>"$T_TMP/e" &
 	pid=$!
 	for i in $(seq 50); do
@@ -85,7 +84,7 @@ else
 	done
 	child=$(sed -n 's/^child=//p' "$T_TMP/hold")
 	ok $([ -n "$child" ]; echo $?) "SIGINT: tracing, with a child ($child)"
-	bpf_prog_ids | comm -13 "$T_TMP/before" - >"$T_TMP/ours"
+	bpf_pid_prog_ids "$pid" >"$T_TMP/ours"
 	ok $([ -s "$T_TMP/ours" ]; echo $?) "SIGINT: our programs are listed while tracing ($(wc -l <"$T_TMP/ours"))"
 	kill -INT "$pid"
 	wait "$pid"

@@ -8,6 +8,14 @@ bpf_prog_ids() {
 	"$BPFTOOL" prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .* name ppkv_.*/\1/p' | sort
 }
 
+# The ids of ours that process PID holds (a program's or a link's fd
+# names its prog_id in /proc/PID/fdinfo), sorted: another process loading
+# the same programs meanwhile (a parallel test) is not counted.
+bpf_pid_prog_ids() { # PID
+	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u |
+		comm -12 - <(bpf_prog_ids)
+}
+
 # Wait up to 5 s for the programs listed in FILE to be gone: the kernel
 # frees them after an RCU grace period (a leak never goes away).  Sets
 # bpf_left to how many are still there.
