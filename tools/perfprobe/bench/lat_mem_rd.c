@@ -256,27 +256,35 @@ static int measure(struct pp_ctx *ctx, struct mem *m, void **start,
 }
 
 /*
- * A load from a larger array cannot be faster than one from the curve's
- * first, smallest size, which sits in the L1 cache: a point below it
- * beyond the noise of either (twice the larger CV, at least 10%) was
- * disturbed.  why says by how much.
+ * A load from a larger array cannot be faster than one from a smaller:
+ * not than the curve's first, smallest size, which sits in the L1 cache,
+ * nor than the point reported before it.  A point below either beyond
+ * the noise of both (twice the larger CV, at least 10%) was disturbed:
+ * why says how.
  */
+static bool below_point(const struct point *ref, const char *what, const struct point *pt,
+			unsigned int n, char *why, size_t len)
+{
+	double v = pp_median(pt->ns, n), base = pp_median(ref->ns, n), tol;
+
+	if (!pp_below_beyond_noise(v, pp_cv_pct(pt->ns, n), base, pp_cv_pct(ref->ns, n),
+				   MEMRD_FLOOR_PCT, &tol))
+		return false;
+	snprintf(why, len, "%.3g ns is below the %zu-byte array's %.3g ns (%s) by more "
+		 "than the noise (%.0f%%)", v, ref->size, base, what, tol);
+	return true;
+}
+
 static bool below_l1(const struct curve *cv, const struct point *pt, unsigned int n,
 		     char *why, size_t len)
 {
-	const struct point *l1 = &cv->ref;
-	double v, base, tol;
+	return cv->n && below_point(&cv->ref, "L1", pt, n, why, len);
+}
 
-	if (!cv->n)
-		return false;
-	v = pp_median(pt->ns, n);
-	base = pp_median(l1->ns, n);
-	if (!pp_below_beyond_noise(v, pp_cv_pct(pt->ns, n), base, pp_cv_pct(l1->ns, n),
-				   MEMRD_FLOOR_PCT, &tol))
-		return false;
-	snprintf(why, len, "%.3g ns is below the %zu-byte array's %.3g ns (L1) by more "
-		 "than the noise (%.0f%%)", v, l1->size, base, tol);
-	return true;
+static bool below_prev(const struct curve *cv, const struct point *pt, unsigned int n,
+		       char *why, size_t len)
+{
+	return cv->n > 1 && below_point(&cv->pt[cv->n - 1], "the size before", pt, n, why, len);
 }
 
 static void **build_chain(struct mem *m, const struct curve *cv, size_t size)
@@ -288,15 +296,17 @@ static void **build_chain(struct mem *m, const struct curve *cv, size_t size)
 /*
  * Measure one point; one that breaks below_l1() is measured again, and
  * the reference with it (a reference disturbed upwards is as likely as a
- * point disturbed downwards); skipped with the figures when it stays
- * there: 1 (pp_skip()) then.  The chains share the buffer, so each is
- * laid out again before it is walked.
+ * point disturbed downwards); one that breaks below_prev() is measured
+ * again alone (the point before is reported already).  Skipped with the
+ * figures when it stays there: 1 (pp_skip()) then.  The chains share the
+ * buffer, so each is laid out again before it is walked.
  */
 static int measure_point(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 			 void **start, const char *key, struct point *pt)
 {
 	char why[160];
 	unsigned int a;
+	bool l1;
 
 	for (a = 0;; a++) {
 		if (measure(ctx, m, start, key, pt))
@@ -306,17 +316,20 @@ static int measure_point(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 			cv->ref.size = pt->size;
 			break;
 		}
-		if (!below_l1(cv, pt, m->s->n, why, sizeof(why)))
+		l1 = below_l1(cv, pt, m->s->n, why, sizeof(why));
+		if (!l1 && !below_prev(cv, pt, m->s->n, why, sizeof(why)))
 			break;
 		if (a + 1 == MEMRD_ATTEMPTS)
 			return pp_skip(ctx, key, "%s in each of %u measurements: impossible, "
 				       "not reported", why, MEMRD_ATTEMPTS);
-		pp_progress(ctx, "%s: %s: measuring both again", key, why);
-		start = build_chain(m, cv, cv->ref.size);
-		if (!start)
-			return pp_fail(ctx, "lat_mem_rd: out of memory");
-		if (measure(ctx, m, start, key, &cv->ref))
-			return -1;
+		pp_progress(ctx, "%s: %s: measuring %s again", key, why, l1 ? "both" : "it");
+		if (l1) {
+			start = build_chain(m, cv, cv->ref.size);
+			if (!start)
+				return pp_fail(ctx, "lat_mem_rd: out of memory");
+			if (measure(ctx, m, start, key, &cv->ref))
+				return -1;
+		}
 		start = build_chain(m, cv, pt->size);
 		if (!start)
 			return pp_fail(ctx, "lat_mem_rd: out of memory");
