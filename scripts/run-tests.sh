@@ -2,12 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run the unit tests (cmocka, TAP output) and the CLI integration tests
-# (TAP shell scripts) through prove.  usage: scripts/run-tests.sh BUILD_DIR
+# (TAP shell scripts) through prove, two files at a time (PROVE_JOBS):
+# every timing check holds under load (Documentation/testing.rst), and a
+# test's namespaces, files and BPF programs are its own.
+# usage: scripts/run-tests.sh BUILD_DIR
 set -eu
 O=${1:-build}
 PERFPROBE=${PERFPROBE:-$(pwd)/$O/perfprobe}
 CMOCKA_MESSAGE_OUTPUT=TAP
 export PERFPROBE CMOCKA_MESSAGE_OUTPUT
 echo "== tests with $PERFPROBE"
-# shellcheck disable=SC2046
-exec prove --exec '' $(ls "$O"/tests/test_* | grep -v '\.d$') tests/integration/*.t
+# the longest first, so that two at a time end together (testing.rst)
+first="tests/integration/report.t tests/integration/net.t tests/integration/storage.t"
+rest=$(ls tests/integration/*.t | grep -vxF "$(echo "$first" | tr ' ' '\n')")
+# shellcheck disable=SC2046,SC2086
+exec prove -j"${PROVE_JOBS:-2}" --exec '' $first $rest $(ls "$O"/tests/test_* | grep -v '\.d$')
