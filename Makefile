@@ -127,7 +127,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools man uninstall modules_install check-packages kmod kmod-style check-spec check check-quick check-build check-layout check-san check-clang check-docs check-cross kernel-ab vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
+.PHONY: bpf-check all tools man uninstall modules_install check-packages kmod kmod-style genl-gen check-spec check check-quick check-build check-layout check-san check-clang check-docs check-cross kernel-ab vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -247,6 +247,14 @@ check-layout:
 	bad=$$(grep -l '#include "\(cli\|bench\|commands\)\.h"\|#include "[a-z]*/' tools/lib/*.[ch]); \
 	if [ -n "$$bad" ]; then echo "perfprobe: layering: $$bad include feature headers" >&2; exit 1; fi; \
 	echo "  LAYOUT  tools/lib sees no feature or CLI header"
+
+# The module's netlink policies and op table (kmod/genl-gen.[ch]) are
+# generated from the spec, the way the kernel's ynl-gen makes its *_nl.c,
+# and checked in: the module builds without Python.  Run after editing
+# the spec; make check-spec says when they are stale.
+genl-gen:
+	$(Q)scripts/genl-gen.py
+	@echo "  GENL    kmod/genl-gen.c kmod/genl-gen.h from Documentation/netlink/specs/perfprobe.yaml"
 
 # The netlink spec is the ABI's authority: the uapi header and the module's
 # policies and op table must match it; then prove the checker catches a
@@ -400,6 +408,7 @@ help:
 	@echo '  check        everything CI runs: check-quick, then two at a time the ASan+UBSan'
 	@echo '               tests, the guests, the packages, style, clang, spec and docs'
 	@echo '  check-san    unit + integration tests in an ASan+UBSan build (build-san/)'
+	@echo '  genl-gen     regenerate kmod/genl-gen.[ch] (policies, op table) from the netlink spec'
 	@echo '  check-spec   uapi header and kmod/genl.c against the netlink spec'
 	@echo '  check-clang  tools and test programs built with clang, -Werror (build-clang/)'
 	@echo '  check-docs   every Documentation/ reST file through docutils --strict'
