@@ -3,10 +3,13 @@
  * perfprobe: generic netlink family "perfprobe".
  *
  * The ABI is described in include/uapi/linux/perfprobe.h and
- * Documentation/netlink/specs/perfprobe.yaml, which scripts/check-spec.py
- * checks this file's policies and op table against.  All operations use
- * strict validation with a per-operation policy (operations without
- * request attributes have no policy, so the core rejects any attribute).
+ * Documentation/netlink/specs/perfprobe.yaml.  The per-operation policies
+ * and the op table are generated from the spec into genl-gen.c and
+ * genl-gen.h (scripts/genl-gen.py, make genl-gen); this file has the
+ * handlers they name (perfprobe_nl_<op>_doit/_dumpit) and the family.
+ * All operations use strict validation with a per-operation policy
+ * (operations without request attributes have no policy, so the core
+ * rejects any attribute).
  *
  * Privileges, for doit and dump alike: GENL_ADMIN_PERM makes the core
  * refuse a caller without CAP_NET_ADMIN before it parses any attribute;
@@ -28,76 +31,21 @@
 #include <net/sock.h>
 
 #include "compat.h"
+#include "genl-gen.h"
 #include "perfprobe.h"
 
 static struct genl_family pp_genl_family;
-
-/* ---- policies ---- */
-
-static struct netlink_range_validation pp_timer_period_range = {
-	.min = PERFPROBE_TIMER_MIN_PERIOD_NS,
-	.max = PERFPROBE_TIMER_MAX_PERIOD_NS,
-};
-
-static struct netlink_range_validation pp_timer_count_range = {
-	.min = 1,
-	.max = PERFPROBE_TIMER_MAX_COUNT,
-};
-
-static const struct nla_policy pp_timer_policy[PERFPROBE_A_TIMER_COUNT + 1] = {
-	[PERFPROBE_A_TIMER_PERIOD_NS] =
-		NLA_POLICY_FULL_RANGE(NLA_U64, &pp_timer_period_range),
-	[PERFPROBE_A_TIMER_COUNT] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &pp_timer_count_range),
-};
-
-static struct netlink_range_validation pp_copy_size_range = {
-	.min = 1,
-	.max = PERFPROBE_COPY_MAX_SIZE,
-};
-
-static struct netlink_range_validation pp_copy_offset_range = {
-	.min = 0,
-	.max = PERFPROBE_COPY_MAX_OFFSET,
-};
-
-static struct netlink_range_validation pp_copy_iter_range = {
-	.min = 1,
-	.max = PERFPROBE_COPY_MAX_ITERATIONS,
-};
-
-static struct netlink_range_validation pp_copy_dir_range = {
-	.min = 0,
-	.max = PERFPROBE_COPY_DIR_MAX,
-};
-
-static const struct nla_policy pp_copy_policy[PERFPROBE_A_COPY_ITERATIONS + 1] = {
-	[PERFPROBE_A_COPY_DIR] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &pp_copy_dir_range),
-	[PERFPROBE_A_COPY_ADDR] = { .type = NLA_U64 },
-	[PERFPROBE_A_COPY_BUFLEN] = { .type = NLA_U64 },
-	[PERFPROBE_A_COPY_SIZE] =
-		NLA_POLICY_FULL_RANGE(NLA_U64, &pp_copy_size_range),
-	[PERFPROBE_A_COPY_OFFSET] =
-		NLA_POLICY_FULL_RANGE(NLA_U64, &pp_copy_offset_range),
-	[PERFPROBE_A_COPY_ITERATIONS] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &pp_copy_iter_range),
-};
 
 #define PP_TRACE_FEATURES_ALL	(PERFPROBE_CAP_SYSCALL_TRACE |		\
 				 PERFPROBE_CAP_PGFAULT_KRETPROBE |	\
 				 PERFPROBE_CAP_PGFAULT_TP |		\
 				 PERFPROBE_CAP_COPY_KPROBES)
 
-/* Every enum perfprobe_caps bit, as the spec's enum-as-flags says. */
-#define PP_CAPS_ALL		(PP_TRACE_FEATURES_ALL |		\
-				 PERFPROBE_CAP_CYCLE_COUNTER)
-
-/* A known cap that is no trace feature is -EOPNOTSUPP in the doit. */
-static const struct nla_policy pp_trace_start_policy[PERFPROBE_A_TRACE_FEATURES + 1] = {
-	[PERFPROBE_A_TRACE_TGID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[PERFPROBE_A_TRACE_FEATURES] = NLA_POLICY_MASK(NLA_U32, PP_CAPS_ALL),
-};
+/*
+ * The policy masks TRACE_FEATURES with every enum perfprobe_caps bit (the
+ * spec's enum-as-flags); a known cap that is no trace feature is
+ * -EOPNOTSUPP in the doit.
+ */
 
 /* ---- helpers ---- */
 
@@ -209,7 +157,7 @@ static int pp_info_fill(struct sk_buff *msg)
 	return 0;
 }
 
-static int pp_get_info_doit(struct sk_buff *skb, struct genl_info *info)
+int perfprobe_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -222,7 +170,7 @@ static int pp_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* ---- TIMER ---- */
 
-static int pp_timer_doit(struct sk_buff *skb, struct genl_info *info)
+int perfprobe_nl_timer_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	struct pp_stat *st;
@@ -270,7 +218,7 @@ free_stat:
 
 /* ---- COPY ---- */
 
-static int pp_copy_doit(struct sk_buff *skb, struct genl_info *info)
+int perfprobe_nl_copy_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
 	struct pp_copy_req req = {};
@@ -313,7 +261,7 @@ static int pp_copy_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* ---- TRACE_START / TRACE_STOP ---- */
 
-static int pp_trace_start_doit(struct sk_buff *skb, struct genl_info *info)
+int perfprobe_nl_trace_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *fattr = info->attrs[PERFPROBE_A_TRACE_FEATURES];
 	u32 avail = pp_info.caps & PP_TRACE_FEATURES_ALL;
@@ -359,7 +307,7 @@ free_msg:
 	return err;
 }
 
-static int pp_trace_stop_doit(struct sk_buff *skb, struct genl_info *info)
+int perfprobe_nl_trace_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return pp_trace_stop(info->snd_portid, info->extack);
 }
@@ -408,7 +356,7 @@ static int pp_summary_get(struct pp_trace_summary *s)
 	return 0;
 }
 
-static int pp_trace_get_doit(struct sk_buff *skb, struct genl_info *info)
+int perfprobe_nl_trace_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct pp_trace_summary *s;
 	struct sk_buff *msg;
@@ -534,7 +482,8 @@ free_stat:
 	return err;
 }
 
-static int pp_trace_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int perfprobe_nl_trace_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
 {
 	int err = 0;
 
@@ -578,54 +527,14 @@ unlock:
 
 /* ---- family ---- */
 
-static const struct genl_ops pp_genl_ops[] = {
-	{
-		.cmd		= PERFPROBE_CMD_GET_INFO,
-		.flags		= GENL_ADMIN_PERM,
-		.doit		= pp_get_info_doit,
-	},
-	{
-		.cmd		= PERFPROBE_CMD_TIMER,
-		.flags		= GENL_ADMIN_PERM,
-		.doit		= pp_timer_doit,
-		.policy		= pp_timer_policy,
-		.maxattr	= ARRAY_SIZE(pp_timer_policy) - 1,
-	},
-	{
-		.cmd		= PERFPROBE_CMD_COPY,
-		.flags		= GENL_ADMIN_PERM,
-		.doit		= pp_copy_doit,
-		.policy		= pp_copy_policy,
-		.maxattr	= ARRAY_SIZE(pp_copy_policy) - 1,
-	},
-	{
-		.cmd		= PERFPROBE_CMD_TRACE_START,
-		.flags		= GENL_ADMIN_PERM,
-		.doit		= pp_trace_start_doit,
-		.policy		= pp_trace_start_policy,
-		.maxattr	= ARRAY_SIZE(pp_trace_start_policy) - 1,
-	},
-	{
-		.cmd		= PERFPROBE_CMD_TRACE_STOP,
-		.flags		= GENL_ADMIN_PERM,
-		.doit		= pp_trace_stop_doit,
-	},
-	{
-		.cmd		= PERFPROBE_CMD_TRACE_GET,
-		.flags		= GENL_ADMIN_PERM,
-		.doit		= pp_trace_get_doit,
-		.dumpit		= pp_trace_get_dumpit,
-	},
-};
-
 static struct genl_family pp_genl_family __ro_after_init = {
 	.name		= PERFPROBE_GENL_NAME,
 	.version	= PERFPROBE_GENL_VERSION,
 	.module		= THIS_MODULE,
 	.parallel_ops	= true,
 	.pre_doit	= pp_pre_doit,
-	.ops		= pp_genl_ops,
-	.n_ops		= ARRAY_SIZE(pp_genl_ops),
+	.ops		= perfprobe_nl_ops,	/* genl-gen.c */
+	.n_ops		= ARRAY_SIZE(perfprobe_nl_ops),
 	.resv_start_op	= 0,	/* strict for every command */
 };
 
