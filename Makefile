@@ -257,10 +257,12 @@ genl-gen:
 	@echo "  GENL    kmod/genl-gen.c kmod/genl-gen.h from Documentation/netlink/specs/perfprobe.yaml"
 
 # The netlink spec is the ABI's authority: the uapi header and the module's
-# policies and op table must match it; then prove the checker catches a
-# mismatch on altered copies.
+# family and replies must match it, and kmod/genl-gen.[ch] must be what
+# it generates now (regenerated into a temporary directory and compared);
+# then prove both checks catch a mismatch or a hand edit on altered copies.
 check-spec:
 	$(Q)scripts/check-spec.py
+	$(Q)scripts/genl-gen.py --check
 	$(Q)prove tests/spec/check-spec.t
 
 # The module's style: checkpatch --strict, W=1 and sparse (C=2), all silent.
@@ -409,7 +411,8 @@ help:
 	@echo '               tests, the guests, the packages, style, clang, spec and docs'
 	@echo '  check-san    unit + integration tests in an ASan+UBSan build (build-san/)'
 	@echo '  genl-gen     regenerate kmod/genl-gen.[ch] (policies, op table) from the netlink spec'
-	@echo '  check-spec   uapi header and kmod/genl.c against the netlink spec'
+	@echo '  check-spec   uapi header and kmod/genl.c against the netlink spec;'
+	@echo '               kmod/genl-gen.[ch] not stale or edited'
 	@echo '  check-clang  tools and test programs built with clang, -Werror (build-clang/)'
 	@echo '  check-docs   every Documentation/ reST file through docutils --strict'
 	@echo '  kmod-style   checkpatch --strict, W=1 and sparse on kmod/'
