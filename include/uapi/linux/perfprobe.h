@@ -23,8 +23,9 @@
  * Documentation/kmod.rst.
  *
  * The machine-readable description of this ABI is
- * Documentation/netlink/specs/perfprobe.yaml; `make check-spec` checks this
- * header and the module's policies against it.
+ * Documentation/netlink/specs/perfprobe.yaml; the module's policies and op
+ * table are generated from it (`make genl-gen`) and `make check-spec`
+ * checks this header against it.
  *
  * All u64 attributes are 64-bit aligned with PERFPROBE_A_PAD (kernel side
  * nla_put_u64_64bit()); userspace must skip PAD attributes.  Times are in
