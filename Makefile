@@ -236,7 +236,8 @@ check: check-quick
 # The layering: the core must not see a CLI or feature header.  Each of
 # these includes has to fail under the core's flags.
 LAYER_PROBES := cli.h bench.h commands.h kernel/ppnl.h kernel/kview.h \
-	net/netproto.h report/summary.h benchlib/ipc.h
+	net/netproto.h report/summary.h benchlib/ipc.h benchlib/caches.h \
+	benchlib/datafile.h benchlib/memloop.h benchlib/bandwidth.h
 check-layout:
 	$(Q)for h in $(LAYER_PROBES); do \
 		if printf '#include "%s"\n' "$$h" | \

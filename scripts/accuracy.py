@@ -239,7 +239,7 @@ def measure_group(group, pairs, a, subst):
 
 
 def write_file(path, mb):
-    """As perfprobe writes its own (tools/lib/datafile.c): 1 MiB writes,
+    """As perfprobe writes its own (tools/perfprobe/benchlib/datafile.c): 1 MiB writes,
     fsync'd.  The write size sets the page cache's folio sizes, which
     decide how many pages one fault maps (lat_pagefault: one 8 MB write
     gives 2 MB folios, mapped whole by one fault, 0.05 us a page; 4 KiB

@@ -11,7 +11,7 @@
 
 #include "clock.h"
 #include "harness.h"
-#include "memloop.h"
+#include "benchlib/memloop.h"
 #include "stats.h"
 
 static void test_median_odd_even(void **state)

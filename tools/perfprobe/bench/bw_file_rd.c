@@ -29,10 +29,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bandwidth.h"
+#include "benchlib/bandwidth.h"
 #include "bench.h"
-#include "datafile.h"
-#include "memloop.h"
+#include "benchlib/datafile.h"
+#include "benchlib/memloop.h"
 
 #define XFERSIZE	(64 * 1024)	/* lmbench: all bandwidth I/O uses this */
 

@@ -30,10 +30,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bandwidth.h"
+#include "benchlib/bandwidth.h"
 #include "bench.h"
-#include "caches.h"
-#include "memloop.h"
+#include "benchlib/caches.h"
+#include "benchlib/memloop.h"
 
 #define WORDS		PP_CHUNK_WORDS	/* 512-byte chunks, as lmbench */
 #define MIN_MAX_MB	16

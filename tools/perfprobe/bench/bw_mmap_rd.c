@@ -26,10 +26,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "bandwidth.h"
+#include "benchlib/bandwidth.h"
 #include "bench.h"
-#include "datafile.h"
-#include "memloop.h"
+#include "benchlib/datafile.h"
+#include "benchlib/memloop.h"
 
 struct mrd_state {
 	const char *path;

@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "caches.h"
+#include "benchlib/caches.h"
 
 #define LOADS_PER_ITER	100
 #define LOWER		512		/* lmbench's smallest size */

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "datafile.h"
+#include "benchlib/datafile.h"
 
 #define MMAP_TOUCH_STRIDE	(16 * 1024)	/* lmbench's PSIZE */
 #define MMAP_TOUCH_FRACTION	10		/* lmbench's N */

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "datafile.h"
+#include "benchlib/datafile.h"
 
 struct pf_state {
 	int fd;

@@ -27,7 +27,7 @@
 
 #include "bench.h"
 #include "stats.h"
-#include "caches.h"
+#include "benchlib/caches.h"
 
 #define MB			(1ul << 20)
 #define NKERNELS		4

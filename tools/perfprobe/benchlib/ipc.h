@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "bandwidth.h"
+#include "benchlib/bandwidth.h"
 #include "harness.h"
 
 

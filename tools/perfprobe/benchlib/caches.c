@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "caches.h"
+#include "benchlib/caches.h"
 #include "util.h"
 
 #define SYSFS_CACHE	"/sys/devices/system/cpu/cpu0/cache"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bandwidth.h"
+#include "benchlib/bandwidth.h"
 
 int pp_report_mbps(struct pp_ctx *ctx, const char *key, double bytes_per_op,
 		   const struct pp_sampling *s)

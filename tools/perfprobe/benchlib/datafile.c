@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "datafile.h"
+#include "benchlib/datafile.h"
 
 #define CHUNK	(1024 * 1024)
 
