@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Results: JSON round trip, atomic write, and every kind of bad file. */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -312,7 +313,8 @@ static void test_atomic_no_leftovers(void **state)
 	pp_run_free(&run);
 }
 
-static void expect_bad(const char *name, const char *text, const char *msg)
+/* -errno: -EINVAL unless the file cannot be read */
+static void expect_bad_err(const char *name, const char *text, const char *msg, int ret)
 {
 	struct pp_run run;
 	char p[256], err[512] = "";
@@ -320,11 +322,16 @@ static void expect_bad(const char *name, const char *text, const char *msg)
 	path(p, name);
 	if (text)
 		write_file(p, text);
-	assert_int_equal(pp_run_load(&run, p, err, sizeof(err)), PP_EXIT_BADFILE);
+	assert_int_equal(pp_run_load(&run, p, err, sizeof(err)), ret);
 	/* one line that names the file and the problem */
 	assert_non_null(strstr(err, p));
 	assert_non_null(strstr(err, msg));
 	assert_null(strchr(err, '\n'));
+}
+
+static void expect_bad(const char *name, const char *text, const char *msg)
+{
+	expect_bad_err(name, text, msg, -EINVAL);
 }
 
 static void test_bad_files(void **state)
@@ -332,10 +339,10 @@ static void test_bad_files(void **state)
 	char dirp[256];
 
 	(void)state;
-	expect_bad("missing.json", NULL, "cannot read");
+	expect_bad_err("missing.json", NULL, "cannot read", -ENOENT);
 	path(dirp, "adir.json");
 	assert_int_equal(mkdir(dirp, 0755), 0);
-	expect_bad("adir.json", NULL, "Is a directory");
+	expect_bad_err("adir.json", NULL, "Is a directory", -EISDIR);
 	rmdir(dirp);
 	expect_bad("text.json", "hello world\n", "not valid JSON");
 	expect_bad("trunc.json", "{\"format\": \"perfprobe-results\", \"schema_ve", "not valid JSON");

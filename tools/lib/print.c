@@ -72,17 +72,6 @@ int pp_print_end(void)
 	return err;
 }
 
-int pp_print_done(void)
-{
-	int err = pp_print_end();
-
-	if (!err)
-		return PP_EXIT_OK;
-	pp_err("cannot print the %s: %s", pr.json ? "JSON document" : "output",
-	       strerror(-err));
-	return PP_EXIT_FAIL;
-}
-
 bool pp_print_json(void)
 {
 	return pr.json;

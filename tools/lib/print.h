@@ -11,7 +11,7 @@
  *	pp_print_open_array("histogram");
  *	...
  *	pp_print_close_array();
- *	ret = pp_print_end();		(or pp_print_done())
+ *	ret = pp_print_end();		(a command: pp_print_done())
  *
  * PP_FP writes only in text mode, PP_JSON only in JSON mode, PP_ANY in
  * both.  In text mode a field is fprintf(f, fmt, value) (nothing when fmt
@@ -50,8 +50,6 @@ void pp_print_start(FILE *f, bool json);
  * nesting deeper than PP_PRINT_DEPTH) or -EIO if f failed.
  */
 int pp_print_end(void);
-/* pp_print_end() for a command: PP_EXIT_OK, or PP_EXIT_FAIL after one line. */
-int pp_print_done(void);
 bool pp_print_json(void);
 
 /* A duration for people: "850 ns", "1.02 us", "3.5 ms", "2 s". */

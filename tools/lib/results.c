@@ -812,7 +812,7 @@ static int syntax(struct reader *rd, const char *what)
 {
 	snprintf(rd->err, rd->errlen, "%s: not valid JSON (truncated?): line %d: %s",
 		 rd->path, line_at(rd, rd->pos), what);
-	return PP_EXIT_BADFILE;
+	return -EINVAL;
 }
 
 /* The next value, by jansson; NULL after syntax() filled the message. */
@@ -836,7 +836,16 @@ static json_t *next_value(struct reader *rd)
 	return NULL;
 }
 
-/* The results array, one result at a time into run: 0 or an exit code. */
+/*
+ * What read_document() finds besides an error: a document that is not
+ * an object (not ours), or one without a "results" array.
+ */
+enum { DOC_NOT_OURS = 1, DOC_NO_RESULTS = 2 };
+
+/*
+ * The results array, one result at a time into run: 0, DOC_NO_RESULTS
+ * (said by the caller), or -errno with the message in rd->err.
+ */
 static int read_results(struct reader *rd, struct pp_run *run)
 {
 	char why[256] = "";
@@ -844,13 +853,13 @@ static int read_results(struct reader *rd, struct pp_run *run)
 	int ret = 0;
 
 	if (!punct(rd, '['))
-		return -1;	/* not an array: said by the caller */
+		return DOC_NO_RESULTS;
 	if (punct(rd, ']'))
 		return 0;
 	arena.base = malloc(ARENA_SIZE);
 	if (!arena.base) {
 		snprintf(rd->err, rd->errlen, "%s: out of memory", rd->path);
-		return PP_EXIT_BADFILE;
+		return -ENOMEM;
 	}
 	do {
 		arena.used = 0;
@@ -859,12 +868,12 @@ static int read_results(struct reader *rd, struct pp_run *run)
 		o = next_value(rd);
 		if (o && load_result(run, o, why, sizeof(why))) {
 			snprintf(rd->err, rd->errlen, "%s: %s", rd->path, why[0] ? why : "out of memory");
-			ret = PP_EXIT_BADFILE;
+			ret = why[0] ? -EINVAL : -ENOMEM;
 		}
 		json_decref(o);
 		json_set_alloc_funcs(malloc, free);
 		if (!o)
-			ret = PP_EXIT_BADFILE;
+			ret = -EINVAL;
 	} while (!ret && punct(rd, ','));
 	free(arena.base);
 	arena.base = NULL;
@@ -875,8 +884,9 @@ static int read_results(struct reader *rd, struct pp_run *run)
 
 /*
  * The outer object: every member but "results" into *rest, the results
- * into run.  0, -1 when "results" is missing or not an array, else an
- * exit code with the message in rd->err.
+ * into run.  0, DOC_NOT_OURS, DOC_NO_RESULTS when "results" is missing
+ * or not an array, -ENOMEM with no message, else -errno with the
+ * message in rd->err.
  */
 static int read_document(struct reader *rd, struct pp_run *run, json_t **rest)
 {
@@ -889,7 +899,7 @@ static int read_document(struct reader *rd, struct pp_run *run, json_t **rest)
 	if (!punct(rd, '{')) {
 		skip_ws(rd);
 		if (rd->pos < rd->len && strchr("[\"-0123456789tfn", rd->buf[rd->pos]))
-			return 1;	/* JSON, not an object: not ours */
+			return DOC_NOT_OURS;	/* JSON, not an object */
 		return syntax(rd, "'{' expected");
 	}
 	if (!punct(rd, '}')) {
@@ -902,7 +912,7 @@ static int read_document(struct reader *rd, struct pp_run *run, json_t **rest)
 				return syntax(rd, "a member name expected");
 			key = next_value(rd);
 			if (!key)
-				return PP_EXIT_BADFILE;
+				return -EINVAL;
 			k = json_string_value(key);
 			if (!punct(rd, ':')) {
 				json_decref(key);
@@ -912,7 +922,7 @@ static int read_document(struct reader *rd, struct pp_run *run, json_t **rest)
 				snprintf(rd->err, rd->errlen, "%s: not valid JSON (truncated?): line %d: duplicate object key",
 					 rd->path, line_at(rd, rd->pos));
 				json_decref(key);
-				return PP_EXIT_BADFILE;
+				return -EINVAL;
 			}
 			if (!strcmp(k, "results")) {
 				json_decref(key);
@@ -925,7 +935,7 @@ static int read_document(struct reader *rd, struct pp_run *run, json_t **rest)
 			v = next_value(rd);
 			if (!v) {
 				json_decref(key);
-				return PP_EXIT_BADFILE;
+				return -EINVAL;
 			}
 			json_object_set_new(*rest, k, v);
 			json_decref(key);
@@ -936,7 +946,7 @@ static int read_document(struct reader *rd, struct pp_run *run, json_t **rest)
 	skip_ws(rd);
 	if (rd->pos != rd->len)
 		return syntax(rd, "end of file expected");
-	return have_results ? 0 : -1;
+	return have_results ? 0 : DOC_NO_RESULTS;
 }
 
 /* The whole file, mapped (no copy of it is made): 0, or -errno. */
@@ -966,37 +976,41 @@ int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 	const char *dup;
 	char *buf = NULL;
 	struct stat st;
-	int oom, ret = PP_EXIT_BADFILE, rc;
+	int oom, ret = -EINVAL, rc;
 
 	pp_run_init(run);
 	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return PP_EXIT_BADFILE;
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
+		return rc;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(EISDIR));
-		return PP_EXIT_BADFILE;
+		return -EISDIR;
 	}
 	if (st.st_size > PP_RESULTS_MAX_BYTES) {
 		snprintf(err, errlen, "%s: %lld bytes: larger than a result file may be (%d MiB)",
 			 path, (long long)st.st_size, PP_RESULTS_MAX_BYTES >> 20);
-		return PP_EXIT_BADFILE;
+		return -EFBIG;
 	}
 	rc = map_whole(path, (size_t)st.st_size, &buf);
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
-		return PP_EXIT_BADFILE;
+		return rc;
 	}
 	rd.buf = buf;
 	rd.len = (size_t)st.st_size;
 	rc = read_document(&rd, run, &root);
 	if (rc == -ENOMEM) {
 		snprintf(err, errlen, "%s: out of memory", path);
+		ret = rc;
 		goto out;
 	}
-	if (rc == PP_EXIT_BADFILE)
-		goto out;	/* err says why */
-	if (rc == 1 || !jstr(root, "format") || strcmp(jstr(root, "format"), PP_FORMAT_NAME)) {
+	if (rc < 0) {
+		ret = rc;	/* err says why */
+		goto out;
+	}
+	if (rc == DOC_NOT_OURS || !jstr(root, "format") || strcmp(jstr(root, "format"), PP_FORMAT_NAME)) {
 		snprintf(err, errlen, "%s: not a perfprobe result file (no \"format\": \"%s\")",
 			 path, PP_FORMAT_NAME);
 		goto out;
@@ -1013,7 +1027,7 @@ int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 		goto out;
 	}
 	meta = json_object_get(root, "meta");
-	if (!json_is_object(meta) || rc == -1) {
+	if (!json_is_object(meta) || rc == DOC_NO_RESULTS) {
 		snprintf(err, errlen, "%s: missing \"meta\" or \"results\"", path);
 		goto out;
 	}
@@ -1022,6 +1036,7 @@ int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 	if (dup || oom) {
 		snprintf(err, errlen, "%s: %s%s", path, dup ? "result duplicated: " : "out of memory",
 			 dup ? dup : "");
+		ret = dup ? -EINVAL : -ENOMEM;
 		goto out;
 	}
 	load_skips(run, json_object_get(root, "skipped"), "reason", pp_run_skip);

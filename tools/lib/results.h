@@ -176,8 +176,10 @@ int pp_run_save(const struct pp_run *run, const char *path);
 char *pp_run_to_string(const struct pp_run *run);
 
 /*
- * Load a result file.  On failure returns a PP_EXIT_* code other than 0
- * and writes one line naming the file and the problem to err.
+ * Load a result file: 0, or -errno with one line naming the file and
+ * the problem in err: what stat() or mmap() said when it cannot be read,
+ * -EISDIR, -EFBIG (PP_RESULTS_MAX_BYTES), -ENOMEM, and -EINVAL when it
+ * is not a valid perfprobe result file.
  */
 int pp_run_load(struct pp_run *run, const char *path, char *err,
 		size_t errlen);

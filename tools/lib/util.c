@@ -259,19 +259,6 @@ int pp_write_full(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-int pp_usage_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	status_hide();
-	fputs("perfprobe: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see 'perfprobe help')\n", stderr);
-	return PP_EXIT_USAGE;
-}
-
 int pp_write_file_atomic(const char *path, const void *buf, size_t len)
 {
 	char tmp[PATH_MAX];

@@ -24,17 +24,6 @@
 #define __noclone
 #endif
 
-/* Exit codes of the perfprobe command (Documentation/cli.rst). */
-enum pp_exit {
-	PP_EXIT_OK	= 0,	/* everything asked for ran */
-	PP_EXIT_FAIL	= 1,	/* a benchmark or the tool itself failed */
-	PP_EXIT_USAGE	= 2,	/* unknown command or option, bad value */
-	PP_EXIT_BADFILE	= 3,	/* unreadable or invalid result file */
-	PP_EXIT_SKIP	= 4,	/* ran, but some benchmarks were skipped */
-	PP_EXIT_REGRESSION = 5,	/* compare: a regression was found */
-	PP_EXIT_NOT_COMPARABLE = 6,	/* compare --strict: the runs differ */
-};
-
 extern int pp_verbose;
 
 /* "perfprobe: <message>\n" on stderr. */
@@ -74,12 +63,6 @@ void pp_status_end(void);
 void pp_vline(const char *fmt, va_list ap);
 /* The error of a short read() or write() r: -errno, or -EPIPE for EOF. */
 int pp_io_err(ssize_t r);
-
-/*
- * A usage error: "perfprobe: <message> (see 'perfprobe help')" on stderr;
- * returns PP_EXIT_USAGE.
- */
-int pp_usage_err(const char *fmt, ...) __printf(1, 2);
 
 /* mkdir -p */
 int pp_mkdirs(const char *path, unsigned int mode);

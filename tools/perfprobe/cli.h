@@ -6,6 +6,7 @@
 
 #include <getopt.h>
 
+#include "exitcode.h"
 #include "harness.h"
 
 /* Options of one command (cmds[] in cli.c), accepted after its name. */

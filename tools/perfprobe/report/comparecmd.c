@@ -173,7 +173,7 @@ static int side_load(struct side *s, const char *results_dir)
 		ret = pp_run_load(&s->runs[i], s->paths[i], err, sizeof(err));
 		if (ret) {
 			pp_err("%s", err);
-			return ret;
+			return PP_EXIT_BADFILE;
 		}
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "exitcode.h"
 #include "report/runsel.h"
 #include "util.h"
 
@@ -172,10 +173,12 @@ int pp_runs_load(char **words, int nwords, const char *results_dir,
 			runs = more;
 		for (i = 0; !ret && i < sel.n; i++) {
 			ret = pp_run_load(&runs[n], sel.paths[i], err, sizeof(err));
-			if (ret)
+			if (ret) {
 				pp_err("%s", err);
-			else
+				ret = PP_EXIT_BADFILE;
+			} else {
 				n++;
+			}
 		}
 		pp_runsel_free(&sel);
 	}
