@@ -263,7 +263,7 @@ int main(int argc, char **argv)
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-v"))
-			pp_verbose++;
+			pp_set_verbosity(pp_verbosity() + 1);
 		else if (!strcmp(argv[i], "--raw-tp"))
 			flags |= KBPF_NO_TP_BTF;
 		else

@@ -24,7 +24,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cli.nargs, 0);
 	assert_int_equal(cli.opts.samples, 11);
 	assert_int_equal(cli.opts.pin_cpu, -1);
-	assert_false(cli.opts.json);
+	assert_false(cli.json);
 }
 
 static void test_options_anywhere(void **state)
@@ -36,8 +36,8 @@ static void test_options_anywhere(void **state)
 	assert_string_equal(cli.cmd, "run");
 	assert_int_equal(cli.nargs, 1);
 	assert_string_equal(cli.args[0], "lat_syscall");
-	assert_true(cli.opts.json && cli.opts.quick);
-	assert_string_equal(cli.opts.out, "x.json");
+	assert_true(cli.json && cli.opts.quick);
+	assert_string_equal(cli.out, "x.json");
 	assert_int_equal(cli.opts.pin_cpu, 0);
 	assert_int_equal(cli.opts.samples, 5);	/* quick */
 	assert_int_equal(parse(&cli, "perfprobe --quick -r 9 syscall"), 0);

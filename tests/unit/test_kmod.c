@@ -441,7 +441,7 @@ static void test_cli(void **state)
 	assert_int_equal(parse(&cli, "perfprobe copy --dir in -s 4k,1m --json"), 0);
 	assert_string_equal(cli.cmd, "copy");
 	assert_int_equal(cli.nargs, 0);
-	assert_true(cli.opts.json);
+	assert_true(cli.json);
 	assert_int_equal(cli.ncopts, 2);
 	assert_int_equal(cli.copts[0].val, 'd');
 	assert_string_equal(cli.copts[0].arg, "in");

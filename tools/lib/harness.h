@@ -32,12 +32,7 @@ struct pp_opts {
 	int pin_cpu;			/* --cpu, -1 = none */
 	bool quick;
 	bool full;
-	bool json;
-	const char *out;		/* -o FILE */
-	const char *results_dir;	/* --results-dir */
-	bool no_save;
 	const char *tmpdir;		/* --tmpdir */
-	const char *label;		/* --label, NULL: the release */
 	bool quiet;			/* --quiet: no progress */
 };
 

@@ -12,7 +12,17 @@
 
 #include "util.h"
 
-int pp_verbose;
+static int verbosity;
+
+void pp_set_verbosity(int level)
+{
+	verbosity = level;
+}
+
+int pp_verbosity(void)
+{
+	return verbosity;
+}
 
 /*
  * The status line: one line at the bottom of a terminal, redrawn in
@@ -91,7 +101,7 @@ void pp_dbg(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!pp_verbose)
+	if (!verbosity)
 		return;
 	va_start(ap, fmt);
 	pp_vline(fmt, ap);

@@ -24,12 +24,15 @@
 #define __noclone
 #endif
 
-extern int pp_verbose;
-
 /* "perfprobe: <message>\n" on stderr. */
 void pp_err(const char *fmt, ...) __printf(1, 2);
-/* Only with -v. */
+/*
+ * Only at a verbosity of 1 or more (0 until set; the command line's -v
+ * raises it).
+ */
 void pp_dbg(const char *fmt, ...) __printf(1, 2);
+void pp_set_verbosity(int level);
+int pp_verbosity(void);
 
 int pp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int pp_parse_double(const char *s, double min, double max, double *out);

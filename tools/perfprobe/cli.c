@@ -174,12 +174,12 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 
 	switch (c) {
 	case 'j':
-		cli->opts.json = true;
+		cli->json = true;
 		break;
 	case 'o':
 		if (!*optarg)
 			return pp_usage_err("-o: empty file name");
-		cli->opts.out = optarg;
+		cli->out = optarg;
 		break;
 	case 'r':
 		if (pp_parse_u64(optarg, 1, PP_MAX_SAMPLES, &v))
@@ -200,7 +200,7 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 		cli->opts.quiet = true;
 		break;
 	case 'v':
-		pp_verbose++;
+		pp_set_verbosity(pp_verbosity() + 1);
 		break;
 	case 'h':
 		cli->help = true;
@@ -211,10 +211,10 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 	case OPT_RESULTS_DIR:
 		if (!*optarg)
 			return pp_usage_err("--results-dir: empty directory name");
-		cli->opts.results_dir = optarg;
+		cli->results_dir = optarg;
 		break;
 	case OPT_NO_SAVE:
-		cli->opts.no_save = true;
+		cli->no_save = true;
 		break;
 	case OPT_TMPDIR:
 		if (access(optarg, W_OK | X_OK))
@@ -226,7 +226,7 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 		if (!pp_label_valid(optarg))
 			return pp_usage_err("--label: '%s': 1 to 63 letters, digits or . _ + - (not 'latest')",
 					 optarg);
-		cli->opts.label = optarg;
+		cli->label = optarg;
 		break;
 	case OPT_KERNEL_VIEW: {
 		enum pp_kv_mode m;
@@ -375,7 +375,7 @@ static void list_bench(const struct pp_bench *b)
 	pp_print_text("%s\n", b->not_default ? " (by name)" : "");
 	pp_print_bool(PP_JSON, "default", NULL, !b->not_default);
 	pp_print_open_array("keys");
-	for (k = b->keys; (pp_verbose || pp_print_json()) && k && k->pattern; k++) {
+	for (k = b->keys; (pp_verbosity() || pp_print_json()) && k && k->pattern; k++) {
 		pp_print_open_object(NULL);
 		pp_print_string(PP_ANY, "pattern", "                  %-32s ", k->pattern);
 		pp_print_string(PP_ANY, "unit", "%-8s ", k->unit);
@@ -396,7 +396,7 @@ static int cmd_list(struct pp_cli *cli, int argc, char **argv)
 		return pp_usage_err("list: at most one group");
 	if (argc == 1 && !pp_group_valid(argv[0]))
 		return pp_usage_err("list: unknown group '%s'", argv[0]);
-	pp_print_start(stdout, cli->opts.json);
+	pp_print_start(stdout, cli->json);
 	pp_print_string(PP_JSON, "format", NULL, "perfprobe-list");
 	pp_print_open_array("benchmarks");
 	for (i = 0; i < pp_nbenches; i++)
@@ -415,7 +415,7 @@ static void run_text(const struct pp_run *run, void *arg)
 	pp_print_tables(stdout, run, 1);
 	pp_kview_print(run);
 	putchar('\n');
-	if (pp_verbose)
+	if (pp_verbosity())
 		pp_print_flat(stdout, run, true);
 	pp_print_notes(stdout, run, 1);
 }
@@ -469,7 +469,7 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 		}
 	}
 	pp_status_end();
-	return pp_cmd_run_finish(&ctx, tag, run_text, NULL);
+	return pp_cmd_run_finish(cli, &ctx, tag, run_text, NULL);
 }
 
 static bool listed(const struct pp_bench **list, unsigned int n,
@@ -536,15 +536,15 @@ static int cmd_summary(struct pp_cli *cli, int argc, char **argv)
 
 	if (argc < 1)
 		return pp_usage_err("summary: give one or more result files, directories or labels");
-	if (cli->opts.json)
+	if (cli->json)
 		return pp_usage_err("summary: --json is not supported: the files already are JSON");
-	ret = pp_runs_load(argv, argc, cli->opts.results_dir, &runs, &n);
+	ret = pp_runs_load(argv, argc, cli->results_dir, &runs, &n);
 	if (ret)
 		return ret;
 	if (!pp_print_tables(stdout, runs, n))
 		printf("(no results that belong in a summary table)\n");
 	putchar('\n');
-	if (pp_verbose)
+	if (pp_verbosity())
 		for (i = 0; i < n; i++) {
 			printf("%s (%s):\n", runs[i].meta.label, runs[i].meta.release);
 			pp_print_flat(stdout, &runs[i], true);
@@ -608,16 +608,16 @@ static int cmd_ls(struct pp_cli *cli, int argc, char **argv)
 	int c, ret;
 
 	(void)argv;
-	if (cli->opts.label && !pp_label_valid(cli->opts.label))
+	if (cli->label && !pp_label_valid(cli->label))
 		return PP_EXIT_USAGE;
 	if (argc)
 		return pp_usage_err("ls: takes no arguments (--kernel K and --label L filter)");
 	for (c = 0; c < cli->ncopts; c++)
 		kernel = cli->copts[c].arg;
 	/* --label is a global option: for ls it is the filter */
-	label = cli->opts.label;
-	if (cli->opts.results_dir)
-		pp_strlcpy(dir, cli->opts.results_dir, sizeof(dir));
+	label = cli->label;
+	if (cli->results_dir)
+		pp_strlcpy(dir, cli->results_dir, sizeof(dir));
 	else if (pp_results_default_dir(dir, sizeof(dir)))
 		return pp_usage_err("ls: no results directory (no $HOME): give --results-dir DIR");
 	ret = pp_runsel_scan(dir, &all);
@@ -647,7 +647,7 @@ static int cmd_ls(struct pp_cli *cli, int argc, char **argv)
 		pp_run_free(&run);
 	}
 	qsort(rows, n, sizeof(*rows), cmp_ls_row);
-	pp_print_start(stdout, cli->opts.json);
+	pp_print_start(stdout, cli->json);
 	pp_print_string(PP_JSON, "format", NULL, "perfprobe-ls");
 	pp_print_string(PP_JSON, "results_dir", NULL, dir);
 	ls_print(rows, n);
@@ -677,7 +677,7 @@ static int cmd_version(struct pp_cli *cli, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	pp_print_start(stdout, cli->opts.json);
+	pp_print_start(stdout, cli->json);
 	pp_print_string(PP_JSON, "format", NULL, "perfprobe-version");
 	pp_print_string(PP_ANY, "version", "perfprobe %s\n", PP_VERSION);
 	return pp_print_done();
@@ -704,7 +704,7 @@ int pp_main(int argc, char **argv)
 	if (!cmd)
 		return pp_usage_err("unknown command '%s'", cli.cmd);
 	/* --json: a document from every command that prints data, else refused */
-	if (cli.opts.json && cmd->nojson)
+	if (cli.json && cmd->nojson)
 		return pp_usage_err("%s: --json is not supported: %s", cmd->name, cmd->nojson);
 	return cmd->fn(&cli, cli.nargs, cli.args);
 }

@@ -23,7 +23,13 @@ struct pp_cli_opt {
 };
 
 struct pp_cli {
-	struct pp_opts opts;
+	struct pp_opts opts;		/* what the measurements take */
+	/* where the output goes: the commands', not the core's */
+	bool json;
+	const char *out;		/* -o FILE */
+	const char *results_dir;	/* --results-dir */
+	bool no_save;
+	const char *label;		/* --label, NULL: the release */
 	bool repeat_set;
 	bool version;
 	bool help;

@@ -30,11 +30,11 @@ static void exe_dir(char *buf, size_t size)
 		*slash = '\0';
 }
 
-static void setup_meta(struct pp_ctx *ctx, int argc, char **argv)
+static void setup_meta(struct pp_ctx *ctx, const struct pp_cli *cli)
 {
 	struct pp_meta *m = &ctx->run->meta;
 
-	pp_sysinfo_collect(m, argc, argv);
+	pp_sysinfo_collect(m, cli->argc, cli->argv);
 	pp_clock_calibrate(&m->clock);
 	m->loop_overhead_ns = pp_loop_overhead();
 	pp_mhz_measure(&m->mhz, ctx->opts.quick);
@@ -44,7 +44,7 @@ static void setup_meta(struct pp_ctx *ctx, int argc, char **argv)
 	m->pin_cpu = ctx->opts.pin_cpu;
 	pp_strlcpy(m->mode, ctx->opts.quick ? "quick" : ctx->opts.full ? "full" :
 		   "default", sizeof(m->mode));
-	pp_strlcpy(m->label, ctx->opts.label ? ctx->opts.label : m->release,
+	pp_strlcpy(m->label, cli->label ? cli->label : m->release,
 		   sizeof(m->label));
 }
 
@@ -75,7 +75,7 @@ static int check_out_dir(const char *out)
 int pp_cmd_run_start(struct pp_cli *cli, struct pp_ctx *ctx,
 		     struct pp_run *run)
 {
-	if (cli->opts.out && check_out_dir(cli->opts.out))
+	if (cli->out && check_out_dir(cli->out))
 		return PP_EXIT_FAIL;
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->opts = cli->opts;
@@ -90,26 +90,26 @@ int pp_cmd_run_start(struct pp_cli *cli, struct pp_ctx *ctx,
 		return PP_EXIT_FAIL;
 	}
 	pp_tmp_install_handlers();
-	setup_meta(ctx, cli->argc, cli->argv);
+	setup_meta(ctx, cli);
 	return 0;
 }
 
-static int save_results(struct pp_ctx *ctx, const char *tag)
+static int save_results(const struct pp_cli *cli, struct pp_ctx *ctx, const char *tag)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
 	int err, ret = 0;
 
-	if (ctx->opts.out) {
-		err = pp_run_save(ctx->run, ctx->opts.out);
+	if (cli->out) {
+		err = pp_run_save(ctx->run, cli->out);
 		if (err) {
-			pp_err("%s: cannot write results: %s", ctx->opts.out, strerror(-err));
+			pp_err("%s: cannot write results: %s", cli->out, strerror(-err));
 			ret = -1;
 		}
 	}
-	if (ctx->opts.no_save)
+	if (cli->no_save)
 		return ret;
-	if (ctx->opts.results_dir)
-		pp_strlcpy(dir, ctx->opts.results_dir, sizeof(dir));
+	if (cli->results_dir)
+		pp_strlcpy(dir, cli->results_dir, sizeof(dir));
 	else if (pp_results_default_dir(dir, sizeof(dir)))
 		return ret;	/* no home: nowhere to keep history */
 	err = pp_results_path(dir, &ctx->run->meta, tag, path, sizeof(path));
@@ -117,9 +117,9 @@ static int save_results(struct pp_ctx *ctx, const char *tag)
 		err = pp_run_save(ctx->run, path);
 	if (err) {
 		pp_err("%s: cannot save results: %s%s", dir, strerror(-err),
-		       ctx->opts.results_dir ? "" : " (not kept; use --results-dir DIR or --no-save)");
+		       cli->results_dir ? "" : " (not kept; use --results-dir DIR or --no-save)");
 		/* Only a directory the user asked for makes the run fail. */
-		return ctx->opts.results_dir ? -1 : ret;
+		return cli->results_dir ? -1 : ret;
 	}
 	fprintf(stderr, "perfprobe: results saved to %s\n", path);
 	return ret;
@@ -150,15 +150,15 @@ static int print_run(const struct pp_run *run, bool json, pp_run_text_fn text,
 	return 0;
 }
 
-int pp_cmd_run_finish(struct pp_ctx *ctx, const char *tag, pp_run_text_fn text,
-		      void *arg)
+int pp_cmd_run_finish(const struct pp_cli *cli, struct pp_ctx *ctx, const char *tag,
+		      pp_run_text_fn text, void *arg)
 {
 	struct pp_run *run = ctx->run;
 	int ret;
 
 	pp_run_mark_noise(run);
-	ret = print_run(run, ctx->opts.json, text, arg);
-	if (save_results(ctx, tag))
+	ret = print_run(run, cli->json, text, arg);
+	if (save_results(cli, ctx, tag))
 		ret = PP_EXIT_FAIL;
 	if (run->nfails)
 		ret = PP_EXIT_FAIL;

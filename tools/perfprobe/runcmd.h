@@ -30,7 +30,7 @@ typedef void (*pp_run_text_fn)(const struct pp_run *run, void *arg);
  * if anything failed (a result, the output, a save that was asked for),
  * PP_EXIT_SKIP if something was skipped, else PP_EXIT_OK.
  */
-int pp_cmd_run_finish(struct pp_ctx *ctx, const char *tag, pp_run_text_fn text,
-		      void *arg);
+int pp_cmd_run_finish(const struct pp_cli *cli, struct pp_ctx *ctx, const char *tag,
+		      pp_run_text_fn text, void *arg);
 
 #endif /* PP_RUNCMD_H */

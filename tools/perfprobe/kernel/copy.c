@@ -514,7 +514,7 @@ int pp_cmd_copy(struct pp_cli *cli, int argc, char **argv)
 		ret = run_all(&st, &cfg);
 	if (ret)	/* what went wrong is on stderr already */
 		pp_run_fail(&st.run, "copy", strerror(-ret));
-	ret = pp_cmd_run_finish(&st.ctx, "copy", copy_text, &st);
+	ret = pp_cmd_run_finish(cli, &st.ctx, "copy", copy_text, &st);
 	free(st.cells);
 	free_bufs(&st);
 	ppnl_close(&st.sess);

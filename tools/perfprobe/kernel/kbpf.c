@@ -126,7 +126,7 @@ bool kbpf_built(const char **why)
 
 static int kb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (!pp_verbose || (level == LIBBPF_DEBUG && pp_verbose < 2))
+	if (!pp_verbosity() || (level == LIBBPF_DEBUG && pp_verbosity() < 2))
 		return 0;
 	return vfprintf(stderr, fmt, ap);
 }

@@ -192,7 +192,7 @@ static int kmod_status(struct pp_cli *cli)
 	int ret;
 
 	ret = pp_kmod_open(&s, &info, "kmod status");
-	if (ret == PP_EXIT_SKIP && cli->opts.json) {
+	if (ret == PP_EXIT_SKIP && cli->json) {
 		/* not loaded: said on stderr, and a document all the same */
 		pp_print_start(stdout, true);
 		pp_print_string(PP_JSON, "format", NULL, "perfprobe-kmod-status");
@@ -204,7 +204,7 @@ static int kmod_status(struct pp_cli *cli)
 	if (ret)
 		return ret;
 	ppnl_close(&s);
-	pp_print_start(stdout, cli->opts.json);
+	pp_print_start(stdout, cli->json);
 	status_print(&info);
 	return pp_print_done();
 }
@@ -246,7 +246,7 @@ static int kmod_check(struct pp_cli *cli, const char *path)
 	uname(&u);
 	pp_vermagic_release(mi.vermagic, rel, sizeof(rel));
 	match = !strcmp(rel, u.release);
-	pp_print_start(stdout, cli->opts.json);
+	pp_print_start(stdout, cli->json);
 	check_print(path, &mi, rel, u.release, match);
 	ret = pp_print_done();
 	return ret ? ret : match ? 0 : PP_EXIT_FAIL;
@@ -353,7 +353,7 @@ int pp_cmd_timer(struct pp_cli *cli, int argc, char **argv)
 		return PP_EXIT_FAIL;
 	}
 	ppnl_close(&s);
-	pp_print_start(stdout, cli->opts.json);
+	pp_print_start(stdout, cli->json);
 	timer_print(&t, &info);
 	return pp_print_done();
 }

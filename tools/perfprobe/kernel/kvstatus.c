@@ -137,7 +137,7 @@ int pp_cmd_kernel_view(struct pp_cli *cli, int argc, char **argv)
 
 	if (argc != 1 || strcmp(argv[0], "status"))
 		return pp_usage_err("kernel-view: say 'kernel-view status'");
-	pp_print_start(stdout, cli->opts.json);
+	pp_print_start(stdout, cli->json);
 	pp_print_string(PP_JSON, "format", NULL, "perfprobe-kernel-view-status");
 	pp_print_text("kernel view backends, best first:\n");
 	kmod = status_kmod();

@@ -515,7 +515,7 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
 	}
 	if (t.nsys)
 		qsort(t.sys, t.nsys, sizeof(*t.sys), by_total);
-	pp_print_start(stdout, cli->opts.json);
+	pp_print_start(stdout, cli->json);
 	trace_print(argv, argc, &ch, &t, &o, fault_why, copy_why);
 	ret = pp_print_done();
 	ppnl_trace_free(&t);

@@ -86,7 +86,7 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->threshold = PP_CMP_THRESHOLD_PCT;
 	o->run_noise = PP_CMP_RUN_NOISE_PCT;
-	o->format = cli->opts.json ? FMT_JSON : FMT_TEXT;
+	o->format = cli->json ? FMT_JSON : FMT_TEXT;
 	for (i = 0; i < cli->ncopts; i++) {
 		const struct pp_cli_opt *c = &cli->copts[i];
 		char *end;
@@ -135,7 +135,7 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 			break;
 		}
 	}
-	if (cli->opts.json && o->format != FMT_JSON)
+	if (cli->json && o->format != FMT_JSON)
 		return pp_usage_err("compare: --json and --format %s contradict each other",
 				    formats[o->format]);
 	return 0;
@@ -712,7 +712,7 @@ int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv)
 		return PP_EXIT_FAIL;
 	for (i = 0; i < argc && !ret; i++) {
 		sides[i].arg = argv[i];
-		ret = side_load(&sides[i], cli->opts.results_dir);
+		ret = side_load(&sides[i], cli->results_dir);
 	}
 	if (ret)
 		goto out;

@@ -97,12 +97,12 @@ int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
 		return pp_usage_err("export: say the format: --csv");
 	if (argc < 1)
 		return pp_usage_err("export: give one or more result files, directories or labels");
-	if (cli->opts.json)
+	if (cli->json)
 		return pp_usage_err("export: --json is not an export format: the files already are JSON");
-	ret = pp_runs_load(argv, argc, cli->opts.results_dir, &runs, &n);
+	ret = pp_runs_load(argv, argc, cli->results_dir, &runs, &n);
 	if (ret)
 		return ret;
-	f = cli->opts.out ? open_memstream(&buf, &len) : stdout;
+	f = cli->out ? open_memstream(&buf, &len) : stdout;
 	if (!f) {
 		pp_runs_free(runs, n);
 		pp_err("export: out of memory");
@@ -119,10 +119,10 @@ int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
 		pp_err("export: out of memory");
 		return PP_EXIT_FAIL;
 	}
-	ret = pp_write_file_atomic(cli->opts.out, buf, len);
+	ret = pp_write_file_atomic(cli->out, buf, len);
 	free(buf);
 	if (ret) {
-		pp_err("export: cannot write %s: %s", cli->opts.out, strerror(-ret));
+		pp_err("export: cannot write %s: %s", cli->out, strerror(-ret));
 		return PP_EXIT_FAIL;
 	}
 	return 0;

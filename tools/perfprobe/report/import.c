@@ -913,8 +913,8 @@ int pp_cmd_import(struct pp_cli *cli, int argc, char **argv)
 		return pp_usage_err("import: say what to import: perfprobe import lmbench FILE...");
 	if (argc < 2)
 		return pp_usage_err("import lmbench: give one or more lmbench results files");
-	if (cli->opts.out)
-		pp_strlcpy(dir, cli->opts.out, sizeof(dir));
+	if (cli->out)
+		pp_strlcpy(dir, cli->out, sizeof(dir));
 	else if (pp_results_default_dir(dir, sizeof(dir)))
 		return pp_usage_err("import: no results directory (set --results-dir)");
 	if (mkdir(dir, 0755) && errno != EEXIST) {
@@ -953,8 +953,8 @@ int pp_cmd_import(struct pp_cli *cli, int argc, char **argv)
 			"more given twice alike), %u lines or cells not%s\n", argv[a],
 			summary ? "summary" : "raw results", im.nruns - before,
 			im.nruns - before == 1 ? "" : "s", im.imported, im.twice, im.unknown,
-			pp_verbose ? ":" : " (-v lists them)");
-		for (k = 0; pp_verbose && k < im.nnotes; k++)
+			pp_verbosity() ? ":" : " (-v lists them)");
+		for (k = 0; pp_verbosity() && k < im.nnotes; k++)
 			fprintf(stderr, "  %s:%u: %s\n", argv[a], im.notes[k].line, im.notes[k].text);
 		for (k = before; k < im.nruns; k++) {
 			struct pp_run *run = &im.runs[k];

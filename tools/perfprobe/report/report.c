@@ -1136,10 +1136,10 @@ int pp_cmd_report(struct pp_cli *cli, int argc, char **argv)
 		return pp_usage_err("report: --format '%s': say html or svg", format);
 	if (argc < 1)
 		return pp_usage_err("report: give one or more result files, directories or labels");
-	if (!cli->opts.out)
+	if (!cli->out)
 		return pp_usage_err("report: say where it goes: -o %s",
 				    strcmp(format, "svg") ? "report.html" : "DIR");
-	if (cli->opts.json)
+	if (cli->json)
 		return pp_usage_err("report: --json is not a report format (--format html|svg)");
 	words = calloc((size_t)argc, sizeof(*words));
 	tm = calloc((size_t)argc, sizeof(*tm));
@@ -1164,7 +1164,7 @@ int pp_cmd_report(struct pp_cli *cli, int argc, char **argv)
 		else
 			words[nw++] = argv[i];
 	}
-	ret = nw ? pp_runs_load(words, nw, cli->opts.results_dir, &runs, &nruns) : 0;
+	ret = nw ? pp_runs_load(words, nw, cli->results_dir, &runs, &nruns) : 0;
 	free(words);
 	if (ret) {
 		free(tm);
@@ -1174,14 +1174,14 @@ int pp_cmd_report(struct pp_cli *cli, int argc, char **argv)
 	rp.n = nruns;
 	rp.timers = tm;
 	if (!strcmp(format, "svg")) {
-		if (mkdir(cli->opts.out, 0755) && errno != EEXIST) {
-			pp_err("report: cannot make the directory %s: %s", cli->opts.out,
+		if (mkdir(cli->out, 0755) && errno != EEXIST) {
+			pp_err("report: cannot make the directory %s: %s", cli->out,
 			       strerror(errno));
 			pp_runs_free(runs, nruns);
 			free(tm);
 			return PP_EXIT_FAIL;
 		}
-		rp.svgdir = cli->opts.out;
+		rp.svgdir = cli->out;
 	}
 	/* in SVG mode the page is still built, and thrown away */
 	rp.f = open_memstream(&buf, &len);
@@ -1210,10 +1210,10 @@ int pp_cmd_report(struct pp_cli *cli, int argc, char **argv)
 	pp_runs_free(runs, nruns);
 	free(tm);
 	if (!rp.err && !rp.svgdir)
-		rp.err = pp_write_file_atomic(cli->opts.out, buf, len);
+		rp.err = pp_write_file_atomic(cli->out, buf, len);
 	free(buf);
 	if (rp.err) {
-		pp_err("report: cannot write %s: %s", cli->opts.out, strerror(-rp.err));
+		pp_err("report: cannot write %s: %s", cli->out, strerror(-rp.err));
 		return PP_EXIT_FAIL;
 	}
 	if (rp.svgdir && !rp.charts) {
