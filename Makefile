@@ -234,8 +234,10 @@ check: check-quick
 	exit $$rc
 
 # The layering: the core must not see a CLI or feature header.  Each of
-# these includes has to fail under the core's flags.
-LAYER_PROBES := cli.h bench.h commands.h kernel/ppnl.h kernel/kview.h \
+# these includes has to fail under the core's flags.  Nor does the core
+# name an exit code: it returns -errno, the commands decide what that
+# means to the shell (exitcode.h).
+LAYER_PROBES := cli.h exitcode.h runcmd.h bench.h commands.h kernel/ppnl.h kernel/kview.h \
 	net/netproto.h report/summary.h benchlib/ipc.h benchlib/caches.h \
 	benchlib/datafile.h benchlib/memloop.h benchlib/bandwidth.h
 check-layout:
@@ -247,7 +249,9 @@ check-layout:
 	done; \
 	bad=$$(grep -l '#include "\(cli\|bench\|commands\)\.h"\|#include "[a-z]*/' tools/lib/*.[ch]); \
 	if [ -n "$$bad" ]; then echo "perfprobe: layering: $$bad include feature headers" >&2; exit 1; fi; \
-	echo "  LAYOUT  tools/lib sees no feature or CLI header"
+	bad=$$(grep -l 'PP_EXIT_\|pp_usage_err' tools/lib/*.[ch]); \
+	if [ -n "$$bad" ]; then echo "perfprobe: layering: $$bad name exit codes" >&2; exit 1; fi; \
+	echo "  LAYOUT  tools/lib sees no feature or CLI header, names no exit code"
 
 # The module's netlink policies and op table (kmod/genl-gen.[ch]) are
 # generated from the spec, the way the kernel's ynl-gen makes its *_nl.c,
