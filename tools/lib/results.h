@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The results model: one run = metadata + results + skipped benchmarks.
- * Serialised as JSON (jansson); the schema is Documentation/results.rst.
+ * The results model: one run = metadata + results + skipped benchmarks
+ * (results.c); serialised as JSON (jansson) by results_write.c, read
+ * back by results_read.c, kept under the results directory
+ * (results_store.c).  The schema is Documentation/results.rst.
  */
 #ifndef PP_RESULTS_H
 #define PP_RESULTS_H
@@ -160,6 +162,15 @@ void pp_run_free(struct pp_run *run);
 struct pp_result *pp_run_add(struct pp_run *run, const char *key,
 			     const char *unit, enum pp_dir dir,
 			     const double *samples, size_t n);
+/*
+ * For a loader: append without looking for the key, then check them all
+ * at once: the first key that appears twice, or NULL (*oom set when out
+ * of memory).
+ */
+struct pp_result *pp_run_append(struct pp_run *run, const char *key,
+				const char *unit, enum pp_dir dir,
+				const double *samples, size_t n);
+const char *pp_run_find_duplicate(const struct pp_run *run, int *oom);
 const struct pp_result *pp_run_find(const struct pp_run *run, const char *key);
 struct pp_result *pp_run_find_mut(struct pp_run *run, const char *key);
 void pp_run_skip(struct pp_run *run, const char *name, const char *reason);
@@ -171,12 +182,12 @@ const char *pp_run_find_info(const struct pp_run *run, const char *name);
 /* Sets noisy flags from meta.noise_pct. */
 void pp_run_mark_noise(struct pp_run *run);
 
-/* Serialise; the write is atomic (temporary file, fsync, rename). */
+/* results_write.c: serialise; the write is atomic (temporary file, fsync, rename). */
 int pp_run_save(const struct pp_run *run, const char *path);
 char *pp_run_to_string(const struct pp_run *run);
 
 /*
- * Load a result file: 0, or -errno with one line naming the file and
+ * results_read.c: load a result file: 0, or -errno with one line naming the file and
  * the problem in err: what stat() or mmap() said when it cannot be read,
  * -EISDIR, -EFBIG (PP_RESULTS_MAX_BYTES), -ENOMEM, and -EINVAL when it
  * is not a valid perfprobe result file.
@@ -184,7 +195,10 @@ char *pp_run_to_string(const struct pp_run *run);
 int pp_run_load(struct pp_run *run, const char *path, char *err,
 		size_t errlen);
 
-/* The default results directory: $PERFPROBE_RESULTS_DIR, XDG, ~/.local. */
+/*
+ * results_store.c: the default results directory: $PERFPROBE_RESULTS_DIR,
+ * XDG, ~/.local.
+ */
 int pp_results_default_dir(char *buf, size_t size);
 /* <dir>/<host>/<YYYY-MM-DD>/<HHMMSS>-<tag>.json, directories created. */
 int pp_results_path(const char *dir, const struct pp_meta *m, const char *tag,
