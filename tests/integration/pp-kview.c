@@ -240,7 +240,7 @@ static void do_hold(void)
 {
 	pid_t pid;
 
-	pp_tmp_install_handlers();
+	pp_signals_install();
 	start(PP_KT_ALL);
 	pid = fork();
 	if (pid < 0)

@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The measurement harness: loop sizing, warm-up, samples, overheads
- * taken out, reporting under declared keys, skips, progress, temporary
- * files and CPU pinning.
+ * taken out, reporting under declared keys, skips and CPU pinning.  The
+ * progress lines are progress.c's, temporary directories tmpdir.c's,
+ * signals interrupt.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
-#include <math.h>
 #include <sched.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -467,160 +464,6 @@ int pp_fail(struct pp_ctx *ctx, const char *fmt, ...)
 	vsnprintf(ctx->failmsg, sizeof(ctx->failmsg), fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-static void clock_text(char *buf, size_t size, double s)
-{
-	unsigned long t = (unsigned long)(s + 0.5);
-
-	if (t >= 3600)
-		snprintf(buf, size, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(buf, size, "%lu:%02lu", t / 60, t % 60);
-}
-
-/*
- * The terminal's status line: benchmark i of N, the time since the run
- * began, and what is left at the pace so far (the finished benchmarks'
- * mean time, less what the current one has had).
- */
-static void status_update(struct pp_ctx *ctx)
-{
-	uint64_t now = pp_now_ns();
-	double el, per, left;
-	char line[256], e[32], l[32];
-
-	if (!ctx->start_ns || !pp_status_tty())
-		return;
-	el = (double)(now - ctx->start_ns) * 1e-9;
-	clock_text(e, sizeof(e), el);
-	if (ctx->done) {
-		per = (double)(ctx->bench_ns - ctx->start_ns) * 1e-9 / ctx->done;
-		left = per * (ctx->total - ctx->done) - (double)(now - ctx->bench_ns) * 1e-9;
-		clock_text(l, sizeof(l), left > 0 ? left : 0);
-	}
-	if (ctx->done)
-		snprintf(line, sizeof(line), "perfprobe: [%u/%u] %s  %s elapsed, ~%s left",
-			 ctx->done + 1, ctx->total, ctx->bench ? ctx->bench : "", e, l);
-	else
-		snprintf(line, sizeof(line), "perfprobe: [%u/%u] %s  %s elapsed",
-			 ctx->done + 1, ctx->total, ctx->bench ? ctx->bench : "", e);
-	pp_status_set(line);
-}
-
-void pp_progress(struct pp_ctx *ctx, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	if (ctx->opts.quiet)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pp_err("[%u/%u] %s", ctx->done + 1, ctx->total, msg);
-	status_update(ctx);
-}
-
-void pp_progress_begin(struct pp_ctx *ctx, unsigned int i)
-{
-	uint64_t now = pp_now_ns();
-
-	if (!ctx->start_ns)
-		ctx->start_ns = now;
-	ctx->bench_ns = now;
-	ctx->done = i;
-}
-
-/* Temporary directories, removed at exit and on SIGINT/SIGTERM/SIGHUP. */
-#define PP_TMP_DIRS		16
-
-static char tmp_dirs[PP_TMP_DIRS][PATH_MAX];
-static volatile sig_atomic_t ntmp;
-static pid_t tmp_owner;
-
-static void remove_tree(const char *dir)
-{
-	pid_t pid = fork();
-
-	/* fork, execve and waitpid are async-signal-safe; opendir is not. */
-	if (pid == 0) {
-		execl("/bin/rm", "rm", "-rf", "--", dir, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-}
-
-void pp_tmp_cleanup(void)
-{
-	if (getpid() != tmp_owner)
-		return;
-	while (ntmp > 0) {
-		ntmp--;
-		remove_tree(tmp_dirs[ntmp]);
-	}
-}
-
-volatile sig_atomic_t pp_interrupted;
-static bool interruptible;
-
-static void on_signal(int sig)
-{
-	if (interruptible && !pp_interrupted && getpid() == tmp_owner) {
-		pp_interrupted = sig;
-		return;
-	}
-	pp_tmp_cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-void pp_tmp_install_handlers(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	tmp_owner = getpid();
-}
-
-void pp_interrupt_enable(void)
-{
-	interruptible = true;
-}
-
-int pp_tmp_dir(struct pp_ctx *ctx, char *buf, size_t size)
-{
-	const char *base = ctx->opts.tmpdir;
-	sigset_t all, old;
-	int n;
-
-	if (!base)
-		base = getenv("TMPDIR");
-	if (!base || !*base)
-		base = "/tmp";
-	n = snprintf(buf, size, "%s/perfprobe.XXXXXX", base);
-	if (n < 0 || (size_t)n >= size || ntmp >= PP_TMP_DIRS)
-		return -ENAMETOOLONG;
-	/* Create and register with signals blocked: never leak a directory. */
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
-	if (!mkdtemp(buf)) {
-		int err = -errno;
-
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		return err;
-	}
-	pp_strlcpy(tmp_dirs[ntmp], buf, sizeof(tmp_dirs[0]));
-	ntmp++;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return 0;
 }
 
 int pp_pin_cpu(int cpu)

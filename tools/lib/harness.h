@@ -201,7 +201,7 @@ void pp_info(struct pp_ctx *ctx, const char *name, const char *fmt, ...)
 /* Failed: message kept for the summary; returns -1. */
 int pp_fail(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 
-/* Progress on stderr. */
+/* progress.c: progress on stderr. */
 void pp_progress(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 /*
  * Benchmark i begins: the progress lines say i + 1 of ctx->total, and on
@@ -211,21 +211,27 @@ void pp_progress(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 void pp_progress_begin(struct pp_ctx *ctx, unsigned int i);
 
 /*
- * Temporary files and directories of a benchmark.  They are removed at
- * pp_tmp_cleanup() and also when the run is interrupted (SIGINT, SIGTERM,
- * SIGHUP).
+ * tmpdir.c: temporary files and directories of a benchmark.  They are
+ * removed, by the process that made them, at pp_tmp_cleanup() and also
+ * when the run is interrupted (pp_signals_install()).
  */
 int pp_tmp_dir(struct pp_ctx *ctx, char *buf, size_t size);
 void pp_tmp_cleanup(void);
-void pp_tmp_install_handlers(void);
+/*
+ * dir and everything below it (16 levels at most), in this process, with
+ * async-signal-safe calls only: 0, or the first -errno.
+ */
+int pp_rmtree(const char *dir);
 
 /*
- * An interruptible run: the first SIGINT, SIGTERM or SIGHUP only sets
- * pp_interrupted (to the signal) and interrupts the system call under
- * way; the sampling loop then stops the benchmark with -EINTR and the run
- * ends, keeping what it measured.  A second signal ends the process as
- * the first would have without it.
+ * interrupt.c: SIGINT, SIGTERM and SIGHUP remove the temporary
+ * directories and end the process, unless the run is interruptible: then
+ * the first only sets pp_interrupted (to the signal) and interrupts the
+ * system call under way; the sampling loop then stops the benchmark with
+ * -EINTR and the run ends, keeping what it measured.  A second signal
+ * ends the process as the first would have without it.
  */
+void pp_signals_install(void);
 extern volatile sig_atomic_t pp_interrupted;
 void pp_interrupt_enable(void);
 

@@ -89,7 +89,7 @@ int pp_cmd_run_start(struct pp_cli *cli, struct pp_ctx *ctx,
 		pp_run_free(run);
 		return PP_EXIT_FAIL;
 	}
-	pp_tmp_install_handlers();
+	pp_signals_install();
 	setup_meta(ctx, cli);
 	return 0;
 }
