@@ -21,7 +21,7 @@ int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_import(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe export --csv RUNS... (report/export.c) */
 int pp_cmd_export(struct pp_cli *cli, int argc, char **argv);
-/* perfprobe report [--format html|svg] RUNS... -o OUT (report/report.c) */
+/* perfprobe report [--format html|svg] RUNS... -o OUT (report/reportcmd.c) */
 int pp_cmd_report(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] [--quiet] */
 int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv);

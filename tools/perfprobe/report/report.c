@@ -1,57 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfprobe report RUNS... -o report.html: one self-contained HTML page
- * (inline CSS and SVG, nothing fetched, no script) of the runs given:
- * their machines and kernels, the comparability warnings, the LMBench
- * summary tables with the runs as rows, the memory-latency curve, bars
- * of bandwidths and latencies with their spread, and with two or more
- * runs each against the first: the compare verdicts, a chart of the
- * changes and the kernel-view deltas; the copy sweep and timer lateness
- * where given.  --format svg writes the charts as SVG files into the
- * directory -o names instead.  Documentation/report.rst.
+ * The report page (report.h): one self-contained HTML page (inline CSS
+ * and SVG, nothing fetched, no script) of the runs given: their machines
+ * and kernels, the comparability warnings, the LMBench summary tables
+ * with the runs as rows, the memory-latency curve, bars of bandwidths and
+ * latencies with their spread, and with two or more runs each against
+ * the first: the compare verdicts, a chart of the changes and the
+ * kernel-view deltas; the copy sweep and timer lateness where given.  In
+ * SVG mode the charts are files instead.  The command is reportcmd.c;
+ * Documentation/report.rst.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "commands.h"
+#include "report/report.h"
 #include "report/compare.h"
-#include "report/runsel.h"
 #include "report/summary.h"
 #include "report/svg.h"
 #include "keys.h"
 #include "util.h"
 
-#define MAX_TIMER_BUCKETS	64
 #define MAX_CHANGE_ROWS		40	/* the chart; the table has every key */
-
-enum { OPT_FORMAT = 'f' };
-
-static const struct option report_longopts[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ NULL, 0, NULL, 0 }
-};
-
-const struct pp_cmd_opts pp_report_opts = { "f:", report_longopts };
-
-/* A `perfprobe timer --json` document: its lateness histogram. */
-struct timer_doc {
-	char name[256];
-	double period_ns, count;
-	size_t nb;
-	double from[MAX_TIMER_BUCKETS], to[MAX_TIMER_BUCKETS], n[MAX_TIMER_BUCKETS];
-};
 
 struct report {
 	const struct pp_run *runs;
 	size_t n;
-	const struct timer_doc *timers;
+	const struct pp_timer_doc *timers;
 	size_t ntimers;
 	FILE *f;		/* the page (HTML) */
 	const char *svgdir;	/* --format svg: the charts go here instead */
@@ -1045,7 +1024,7 @@ static void timers(struct report *rp)
 	}
 	fputs("<section id=\"timer\">\n<h2>Timer lateness</h2>\n", rp->f);
 	for (i = 0; i < rp->ntimers; i++) {
-		const struct timer_doc *t = &rp->timers[i];
+		const struct pp_timer_doc *t = &rp->timers[i];
 		char title[300], id[32];
 
 		memset(b, 0, sizeof(*b));
@@ -1074,10 +1053,36 @@ static void timers(struct report *rp)
 	free(b);
 }
 
+/* --- the page --- */
+
+int pp_report_write(FILE *f, const struct pp_report_in *in, unsigned int *charts)
+{
+	struct report rp = {
+		.runs = in->runs, .n = in->nruns, .timers = in->timers,
+		.ntimers = in->ntimers, .f = f, .svgdir = in->svgdir,
+	};
+
+	head(&rp);
+	if (rp.n)
+		facts(&rp);
+	summary_tables(&rp);
+	memlat(&rp);
+	bandwidth(&rp);
+	latency(&rp);
+	compare(&rp);
+	copy_sweep(&rp);
+	timers(&rp);
+	fprintf(rp.f, "<footer><p>perfprobe %s; %zu run%s, %zu timer document%s, %u "
+		"chart%s.  Self-contained: no script, nothing fetched.</p></footer>\n"
+		"</body>\n</html>\n", PP_VERSION, rp.n, rp.n == 1 ? "" : "s", rp.ntimers,
+		rp.ntimers == 1 ? "" : "s", rp.charts, rp.charts == 1 ? "" : "s");
+	*charts = rp.charts;
+	return rp.err;
+}
+
 /* --- input --- */
 
-/* A perfprobe-timer document (perfprobe timer --json): 1, 0 (not one), <0. */
-static int timer_load(const char *path, struct timer_doc *t)
+int pp_timer_doc_load(const char *path, struct pp_timer_doc *t)
 {
 	json_t *root = json_load_file(path, 0, NULL), *lat, *h, *e;
 	const char *fmt;
@@ -1101,7 +1106,7 @@ static int timer_load(const char *path, struct timer_doc *t)
 		return -EINVAL;
 	}
 	json_array_foreach(h, i, e) {
-		if (t->nb == MAX_TIMER_BUCKETS)
+		if (t->nb == PP_TIMER_BUCKETS)
 			break;
 		t->from[t->nb] = json_number_value(json_object_get(e, "from_ns"));
 		t->to[t->nb] = json_number_value(json_object_get(e, "to_ns"));
@@ -1110,115 +1115,4 @@ static int timer_load(const char *path, struct timer_doc *t)
 	}
 	json_decref(root);
 	return 1;
-}
-
-static bool is_file(const char *p)
-{
-	struct stat st;
-
-	return !stat(p, &st) && S_ISREG(st.st_mode);
-}
-
-int pp_cmd_report(struct pp_cli *cli, int argc, char **argv)
-{
-	struct report rp = { 0 };
-	struct pp_run *runs = NULL;
-	struct timer_doc *tm;
-	char **words, *buf = NULL;
-	const char *format = "html";
-	size_t nruns = 0, len = 0;
-	int i, nw = 0, ret, c;
-
-	for (c = 0; c < cli->ncopts; c++)
-		if (cli->copts[c].val == OPT_FORMAT)
-			format = cli->copts[c].arg;
-	if (strcmp(format, "html") && strcmp(format, "svg"))
-		return pp_usage_err("report: --format '%s': say html or svg", format);
-	if (argc < 1)
-		return pp_usage_err("report: give one or more result files, directories or labels");
-	if (!cli->out)
-		return pp_usage_err("report: say where it goes: -o %s",
-				    strcmp(format, "svg") ? "report.html" : "DIR");
-	if (cli->json)
-		return pp_usage_err("report: --json is not a report format (--format html|svg)");
-	words = calloc((size_t)argc, sizeof(*words));
-	tm = calloc((size_t)argc, sizeof(*tm));
-	if (!words || !tm) {
-		free(words);
-		free(tm);
-		pp_err("report: out of memory");
-		return PP_EXIT_FAIL;
-	}
-	/* timer documents by their format; everything else names runs */
-	for (i = 0; i < argc; i++) {
-		ret = is_file(argv[i]) ? timer_load(argv[i], &tm[rp.ntimers]) : 0;
-		if (ret < 0) {
-			pp_err("report: %s: a perfprobe-timer document without a histogram",
-			       argv[i]);
-			free(words);
-			free(tm);
-			return PP_EXIT_BADFILE;
-		}
-		if (ret)
-			rp.ntimers++;
-		else
-			words[nw++] = argv[i];
-	}
-	ret = nw ? pp_runs_load(words, nw, cli->results_dir, &runs, &nruns) : 0;
-	free(words);
-	if (ret) {
-		free(tm);
-		return ret;
-	}
-	rp.runs = runs;
-	rp.n = nruns;
-	rp.timers = tm;
-	if (!strcmp(format, "svg")) {
-		if (mkdir(cli->out, 0755) && errno != EEXIST) {
-			pp_err("report: cannot make the directory %s: %s", cli->out,
-			       strerror(errno));
-			pp_runs_free(runs, nruns);
-			free(tm);
-			return PP_EXIT_FAIL;
-		}
-		rp.svgdir = cli->out;
-	}
-	/* in SVG mode the page is still built, and thrown away */
-	rp.f = open_memstream(&buf, &len);
-	if (!rp.f) {
-		pp_runs_free(runs, nruns);
-		free(tm);
-		pp_err("report: out of memory");
-		return PP_EXIT_FAIL;
-	}
-	head(&rp);
-	if (rp.n)
-		facts(&rp);
-	summary_tables(&rp);
-	memlat(&rp);
-	bandwidth(&rp);
-	latency(&rp);
-	compare(&rp);
-	copy_sweep(&rp);
-	timers(&rp);
-	fprintf(rp.f, "<footer><p>perfprobe %s; %zu run%s, %zu timer document%s, %u "
-		"chart%s.  Self-contained: no script, nothing fetched.</p></footer>\n"
-		"</body>\n</html>\n", PP_VERSION, rp.n, rp.n == 1 ? "" : "s", rp.ntimers,
-		rp.ntimers == 1 ? "" : "s", rp.charts, rp.charts == 1 ? "" : "s");
-	if (fclose(rp.f) && !rp.err)
-		rp.err = -ENOMEM;
-	pp_runs_free(runs, nruns);
-	free(tm);
-	if (!rp.err && !rp.svgdir)
-		rp.err = pp_write_file_atomic(cli->out, buf, len);
-	free(buf);
-	if (rp.err) {
-		pp_err("report: cannot write %s: %s", cli->out, strerror(-rp.err));
-		return PP_EXIT_FAIL;
-	}
-	if (rp.svgdir && !rp.charts) {
-		pp_err("report: nothing to draw in the runs given");
-		return PP_EXIT_FAIL;
-	}
-	return 0;
 }

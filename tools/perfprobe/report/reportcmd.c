@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfprobe report [--format html|svg] RUNS... -o OUT: the page of
+ * report.c written to -o, or with --format svg its charts as SVG files
+ * into the directory -o names.  RUNS are words (runsel.h) or
+ * perfprobe-timer documents, told apart by their format.
+ * Documentation/report.rst.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "report/report.h"
+#include "report/runsel.h"
+#include "util.h"
+
+enum { OPT_FORMAT = 'f' };
+
+static const struct option report_longopts[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct pp_cmd_opts pp_report_opts = { "f:", report_longopts };
+
+/* What the arguments name: timer documents, and runs. */
+struct inputs {
+	struct pp_timer_doc *timers;
+	size_t ntimers;
+	struct pp_run *runs;
+	size_t nruns;
+};
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+static void inputs_free(struct inputs *in)
+{
+	pp_runs_free(in->runs, in->nruns);
+	free(in->timers);
+	memset(in, 0, sizeof(*in));
+}
+
+/*
+ * Timer documents by their format; every other argument names runs,
+ * loaded in order.  0, or an exit code after one line (in freed).
+ */
+static int inputs_load(struct pp_cli *cli, int argc, char **argv, struct inputs *in)
+{
+	char **words;
+	int i, nw = 0, ret = 0;
+
+	memset(in, 0, sizeof(*in));
+	words = calloc((size_t)argc, sizeof(*words));
+	in->timers = calloc((size_t)argc, sizeof(*in->timers));
+	if (!words || !in->timers) {
+		pp_err("report: out of memory");
+		ret = PP_EXIT_FAIL;
+	}
+	for (i = 0; i < argc && !ret; i++) {
+		int r = is_file(argv[i]) ? pp_timer_doc_load(argv[i], &in->timers[in->ntimers]) : 0;
+
+		if (r < 0) {
+			pp_err("report: %s: a perfprobe-timer document without a histogram",
+			       argv[i]);
+			ret = PP_EXIT_BADFILE;
+		} else if (r) {
+			in->ntimers++;
+		} else {
+			words[nw++] = argv[i];
+		}
+	}
+	if (!ret && nw)
+		ret = pp_runs_load(words, nw, cli->results_dir, &in->runs, &in->nruns);
+	free(words);
+	if (ret)
+		inputs_free(in);
+	return ret;
+}
+
+/* The page, or the charts, to -o: 0 or an exit code after one line. */
+static int report_out(const char *out, const struct inputs *in, bool svg)
+{
+	struct pp_report_in rin = {
+		.runs = in->runs, .nruns = in->nruns, .timers = in->timers,
+		.ntimers = in->ntimers, .svgdir = svg ? out : NULL,
+	};
+	unsigned int charts = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	if (svg && mkdir(out, 0755) && errno != EEXIST) {
+		pp_err("report: cannot make the directory %s: %s", out, strerror(errno));
+		return PP_EXIT_FAIL;
+	}
+	/* in SVG mode the page is still built, and thrown away */
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		pp_err("report: out of memory");
+		return PP_EXIT_FAIL;
+	}
+	err = pp_report_write(f, &rin, &charts);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (!err && !svg)
+		err = pp_write_file_atomic(out, buf, len);
+	free(buf);
+	if (err) {
+		pp_err("report: cannot write %s: %s", out, strerror(-err));
+		return PP_EXIT_FAIL;
+	}
+	if (svg && !charts) {
+		pp_err("report: nothing to draw in the runs given");
+		return PP_EXIT_FAIL;
+	}
+	return 0;
+}
+
+int pp_cmd_report(struct pp_cli *cli, int argc, char **argv)
+{
+	const char *format = "html";
+	struct inputs in;
+	int c, ret;
+
+	for (c = 0; c < cli->ncopts; c++)
+		if (cli->copts[c].val == OPT_FORMAT)
+			format = cli->copts[c].arg;
+	if (strcmp(format, "html") && strcmp(format, "svg"))
+		return pp_usage_err("report: --format '%s': say html or svg", format);
+	if (argc < 1)
+		return pp_usage_err("report: give one or more result files, directories or labels");
+	if (!cli->out)
+		return pp_usage_err("report: say where it goes: -o %s",
+				    strcmp(format, "svg") ? "report.html" : "DIR");
+	if (cli->json)
+		return pp_usage_err("report: --json is not a report format (--format html|svg)");
+	ret = inputs_load(cli, argc, argv, &in);
+	if (ret)
+		return ret;
+	ret = report_out(cli->out, &in, !strcmp(format, "svg"));
+	inputs_free(&in);
+	return ret;
+}
