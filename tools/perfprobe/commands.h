@@ -17,7 +17,7 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_kernel_view(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe compare [options] BASE NEW... (report/comparecmd.c) */
 int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv);
-/* perfprobe import lmbench FILE... (report/import.c) */
+/* perfprobe import lmbench FILE... (report/importcmd.c) */
 int pp_cmd_import(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe export --csv RUNS... (report/export.c) */
 int pp_cmd_export(struct pp_cli *cli, int argc, char **argv);

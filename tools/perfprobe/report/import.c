@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfprobe import lmbench [-v] FILE... [-o DIR]: years of lmbench results
- * as perfprobe results documents, so that summary, compare and report
+ * Importing lmbench results (import.h): years of lmbench results as
+ * perfprobe runs, so that summary, compare and report
  * read them beside new runs.  Two kinds of file:
  *
  *   raw results (results/<os>/<host>.<n>): the "[lmbench3.0 results for
@@ -22,7 +22,7 @@
  * Lines and cells that map to no key are counted, and listed with -v;
  * nothing is guessed: a row whose cells cannot be placed in their columns
  * (a copy that lost the column spacing) has them listed as unplaced.
- * Documentation/import.rst.
+ * The command is importcmd.c; Documentation/import.rst.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -32,38 +32,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "bench.h"
-#include "commands.h"
+#include "report/import.h"
 #include "util.h"
 
-#define MAX_RUNS	64
-#define MAX_NOTES	4096
 #define MIB		1048576.0
 
-struct note {
-	unsigned int line;
-	char text[200];
-};
-
-struct imp {
-	const char *file;
-	struct pp_run *runs;
-	char (*names)[64];
-	size_t nruns;
-	unsigned int imported, unknown, twice;
-	struct note *notes;	/* what was not imported, for -v */
-	size_t nnotes;
-};
-
-static void note(struct imp *im, unsigned int line, const char *fmt, ...)
+static void note(struct pp_import *im, unsigned int line, const char *fmt, ...)
 	__printf(3, 4);
 
-static void vnote(struct imp *im, unsigned int line, const char *fmt, va_list ap)
+static void vnote(struct pp_import *im, unsigned int line, const char *fmt, va_list ap)
 {
-	if (im->nnotes == MAX_NOTES)
+	if (im->nnotes == PP_IMPORT_NOTES)
 		return;
 	im->notes[im->nnotes].line = line;
 	vsnprintf(im->notes[im->nnotes].text, sizeof(im->notes[0].text), fmt, ap);
@@ -71,7 +53,7 @@ static void vnote(struct imp *im, unsigned int line, const char *fmt, va_list ap
 }
 
 /* Something not imported, and why (-v lists it). */
-static void note(struct imp *im, unsigned int line, const char *fmt, ...)
+static void note(struct pp_import *im, unsigned int line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -82,10 +64,10 @@ static void note(struct imp *im, unsigned int line, const char *fmt, ...)
 }
 
 /* A figure given twice alike: kept once, listed too. */
-static void note_twice(struct imp *im, unsigned int line, const char *fmt, ...)
+static void note_twice(struct pp_import *im, unsigned int line, const char *fmt, ...)
 	__printf(3, 4);
 
-static void note_twice(struct imp *im, unsigned int line, const char *fmt, ...)
+static void note_twice(struct pp_import *im, unsigned int line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -122,7 +104,7 @@ static const struct { const char *prefix; const char *unit; enum pp_dir dir; } e
 };
 
 /* Add key = v to run; 0, or -1 (a note says why) when it cannot be. */
-static int put(struct imp *im, struct pp_run *run, unsigned int line, const char *key,
+static int put(struct pp_import *im, struct pp_run *run, unsigned int line, const char *key,
 	       double v)
 {
 	const struct pp_key_decl *d = decl_of(key);
@@ -311,7 +293,7 @@ static void raw_header(struct pp_run *run, const char *l)
 	}
 }
 
-static int raw_block_row(struct imp *im, struct pp_run *run, struct raw *st, unsigned int ln,
+static int raw_block_row(struct pp_import *im, struct pp_run *run, struct raw *st, unsigned int ln,
 			 const char *l)
 {
 	char key[PP_KEY_MAX], size[32];
@@ -368,7 +350,7 @@ static int raw_block_row(struct imp *im, struct pp_run *run, struct raw *st, uns
 	return 0;
 }
 
-static int raw_line(struct imp *im, struct pp_run *run, struct raw *st, unsigned int ln,
+static int raw_line(struct pp_import *im, struct pp_run *run, struct raw *st, unsigned int ln,
 		    char *l)
 {
 	unsigned int i;
@@ -485,14 +467,14 @@ static const struct stable stables[] = {
 	  .keys3 = { "=mhz", "", "", "", "", NULL } },
 };
 
-static struct pp_run *run_named(struct imp *im, const char *name)
+static struct pp_run *run_named(struct pp_import *im, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < im->nruns; i++)
 		if (!strcmp(im->names[i], name))
 			return &im->runs[i];
-	if (im->nruns == MAX_RUNS)
+	if (im->nruns == PP_IMPORT_RUNS)
 		return NULL;
 	pp_strlcpy(im->names[im->nruns], name, sizeof(im->names[0]));
 	pp_run_init(&im->runs[im->nruns]);
@@ -518,7 +500,7 @@ struct tok {
 };
 
 /* Set a row's run and its cells from a table row: name tokens, then values. */
-static int put_row(struct imp *im, const struct stable *t, const char *const *keys,
+static int put_row(struct pp_import *im, const struct stable *t, const char *const *keys,
 		   size_t ncols, struct tok *tk, size_t ntk, const size_t *span, size_t nspan,
 		   bool spaced)
 {
@@ -634,7 +616,7 @@ static int put_row(struct imp *im, const struct stable *t, const char *const *ke
  * and cells, one row a line, or (a copy that joined the lines) name and
  * as many cells as there are columns.
  */
-static int summary_table(struct imp *im, const struct stable *t, struct tok *tk, size_t ntk)
+static int summary_table(struct pp_import *im, const struct stable *t, struct tok *tk, size_t ntk)
 {
 	const char *const *keys = t->keys2;
 	size_t i = 0, ncols, span[64], nspan = 0, start, dash_line = 0;
@@ -760,7 +742,7 @@ static int tokenize(char **lines, size_t nlines, struct tok **out, size_t *nout)
  * have joined a table's lines into one); the text up to the next title
  * or the end is the table.
  */
-static int summary_parse(struct imp *im, char **lines, size_t nlines)
+static int summary_parse(struct pp_import *im, char **lines, size_t nlines)
 {
 	const struct stable *t = NULL, *u;
 	size_t ntk, i, start = 0;
@@ -841,7 +823,7 @@ static int read_lines(const char *path, char **buf, char ***lines, size_t *n)
 	return 0;
 }
 
-static void finish_meta(struct pp_run *run, const char *file, const char *kind)
+void pp_import_finish_meta(struct pp_run *run, const char *file, const char *kind)
 {
 	struct pp_meta *m = &run->meta;
 
@@ -858,14 +840,42 @@ static void finish_meta(struct pp_run *run, const char *file, const char *kind)
 		pp_strlcpy(m->mhz.note, "not in the lmbench file", sizeof(m->mhz.note));
 }
 
-static int import_file(struct imp *im, const char *path, bool *summary)
+int pp_import_init(struct pp_import *im)
+{
+	memset(im, 0, sizeof(*im));
+	im->runs = calloc(PP_IMPORT_RUNS, sizeof(*im->runs));
+	im->names = calloc(PP_IMPORT_RUNS, sizeof(*im->names));
+	im->notes = calloc(PP_IMPORT_NOTES, sizeof(*im->notes));
+	if (im->runs && im->names && im->notes)
+		return 0;
+	pp_import_free(im);
+	return -ENOMEM;
+}
+
+void pp_import_free(struct pp_import *im)
+{
+	size_t i;
+
+	for (i = 0; im->runs && i < im->nruns; i++)
+		pp_run_free(&im->runs[i]);
+	free(im->runs);
+	free(im->names);
+	free(im->notes);
+	memset(im, 0, sizeof(*im));
+}
+
+int pp_import_file(struct pp_import *im, const char *path, bool *summary)
 {
 	char *buf = NULL, **lines = NULL;
 	size_t n = 0, i;
 	struct raw st = { .mode = "" };
-	int ret = read_lines(path, &buf, &lines, &n);
 	const struct stable *t;
+	int ret;
 
+	im->file = path;
+	im->imported = im->unknown = im->twice = 0;
+	im->nnotes = 0;
+	ret = read_lines(path, &buf, &lines, &n);
 	if (ret)
 		return ret;
 	*summary = false;
@@ -887,103 +897,10 @@ static int import_file(struct imp *im, const char *path, bool *summary)
 				any = summary_title(p, &t) ||
 				      !strncmp(p, "L M B E N C H", 13);
 		}
-		if (!any) {
-			free(lines);
-			free(buf);
-			return -EPROTO;
-		}
-		*summary = true;
-		ret = summary_parse(im, lines, n);
+		*summary = any;
+		ret = any ? summary_parse(im, lines, n) : -EPROTO;
 	}
 	free(lines);
 	free(buf);
-	return ret;
-}
-
-enum { OPT_VERBOSE_NOTES = 'V' };
-
-int pp_cmd_import(struct pp_cli *cli, int argc, char **argv)
-{
-	char dir[PATH_MAX], path[PATH_MAX + 160];
-	struct imp im = { 0 };
-	int a, ret = 0;
-	size_t i, written = 0;
-
-	if (argc < 1 || strcmp(argv[0], "lmbench"))
-		return pp_usage_err("import: say what to import: perfprobe import lmbench FILE...");
-	if (argc < 2)
-		return pp_usage_err("import lmbench: give one or more lmbench results files");
-	if (cli->out)
-		pp_strlcpy(dir, cli->out, sizeof(dir));
-	else if (pp_results_default_dir(dir, sizeof(dir)))
-		return pp_usage_err("import: no results directory (set --results-dir)");
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		pp_err("import: cannot make %s: %s", dir, strerror(errno));
-		return PP_EXIT_FAIL;
-	}
-	im.runs = calloc(MAX_RUNS, sizeof(*im.runs));
-	im.names = calloc(MAX_RUNS, sizeof(*im.names));
-	im.notes = calloc(MAX_NOTES, sizeof(*im.notes));
-	if (!im.runs || !im.names || !im.notes) {
-		ret = PP_EXIT_FAIL;
-		pp_err("import: out of memory");
-		goto out;
-	}
-	for (a = 1; a < argc && !ret; a++) {
-		size_t before = im.nruns, k;
-		bool summary;
-		int err;
-
-		im.file = argv[a];
-		im.imported = im.unknown = im.twice = 0;
-		im.nnotes = 0;
-		err = import_file(&im, argv[a], &summary);
-		if (err == -EPROTO || err == -EILSEQ) {
-			pp_err("import: %s:1: not an lmbench results file or summary (no "
-			       "\"[lmbench\" header, no summary table)", argv[a]);
-			ret = PP_EXIT_BADFILE;
-			break;
-		}
-		if (err) {
-			pp_err("import: %s: %s", argv[a], strerror(-err));
-			ret = err == -ENOENT || err == -EACCES ? PP_EXIT_BADFILE : PP_EXIT_FAIL;
-			break;
-		}
-		fprintf(stderr, "perfprobe: import: %s: %s, %zu run%s, %u figures imported (%u "
-			"more given twice alike), %u lines or cells not%s\n", argv[a],
-			summary ? "summary" : "raw results", im.nruns - before,
-			im.nruns - before == 1 ? "" : "s", im.imported, im.twice, im.unknown,
-			pp_verbosity() ? ":" : " (-v lists them)");
-		for (k = 0; pp_verbosity() && k < im.nnotes; k++)
-			fprintf(stderr, "  %s:%u: %s\n", argv[a], im.notes[k].line, im.notes[k].text);
-		for (k = before; k < im.nruns; k++) {
-			struct pp_run *run = &im.runs[k];
-			char tag[80];
-			int e;
-
-			if (!run->nresults) {
-				fprintf(stderr, "perfprobe: import: %s: %s: no figure: no document\n",
-					argv[a], im.names[k]);
-				continue;
-			}
-			finish_meta(run, argv[a], summary ? "lmbench summary" : "lmbench results");
-			snprintf(tag, sizeof(tag), "lmbench-%s", run->meta.label);
-			snprintf(path, sizeof(path), "%s/import-%s-%03zu.json", dir, tag, written);
-			e = pp_run_save(run, path);
-			if (e) {
-				pp_err("import: cannot write %s: %s", path, strerror(-e));
-				ret = PP_EXIT_FAIL;
-				break;
-			}
-			printf("%s\n", path);
-			written++;
-		}
-	}
-out:
-	for (i = 0; im.runs && i < im.nruns; i++)
-		pp_run_free(&im.runs[i]);
-	free(im.runs);
-	free(im.names);
-	free(im.notes);
 	return ret;
 }
