@@ -477,16 +477,12 @@ static int map_whole(const char *path, size_t size, char **out)
 	return 0;
 }
 
-int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
+/* The file, checked for size and mapped: 0, or -errno with err said. */
+static int map_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
 {
-	struct reader rd = { .path = path, .err = err, .errlen = errlen };
-	json_t *root = NULL, *meta, *ver;
-	const char *dup;
-	char *buf = NULL;
 	struct stat st;
-	int oom, ret = -EINVAL, rc;
+	int rc;
 
-	pp_run_init(run);
 	if (stat(path, &st)) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
@@ -501,61 +497,89 @@ int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
 			 path, (long long)st.st_size, PP_RESULTS_MAX_BYTES >> 20);
 		return -EFBIG;
 	}
-	rc = map_whole(path, (size_t)st.st_size, &buf);
-	if (rc) {
+	*len = (size_t)st.st_size;
+	rc = map_whole(path, *len, buf);
+	if (rc)
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
-		return rc;
-	}
-	rd.buf = buf;
-	rd.len = (size_t)st.st_size;
-	rc = read_document(&rd, run, &root);
-	if (rc == -ENOMEM) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		ret = rc;
-		goto out;
-	}
-	if (rc < 0) {
-		ret = rc;	/* err says why */
-		goto out;
-	}
-	if (rc == DOC_NOT_OURS || !jstr(root, "format") || strcmp(jstr(root, "format"), PP_FORMAT_NAME)) {
+	return rc;
+}
+
+/*
+ * What read_document() found (rc) is a perfprobe result file of a schema
+ * this reads, with its metadata: 0, or -EINVAL with err said.
+ */
+static int check_document(json_t *root, int rc, const char *path, char *err, size_t errlen)
+{
+	const char *format = root ? jstr(root, "format") : NULL;
+	json_t *ver = json_object_get(root, "schema_version");
+
+	if (rc == DOC_NOT_OURS || !format || strcmp(format, PP_FORMAT_NAME)) {
 		snprintf(err, errlen, "%s: not a perfprobe result file (no \"format\": \"%s\")",
 			 path, PP_FORMAT_NAME);
-		goto out;
+		return -EINVAL;
 	}
-	ver = json_object_get(root, "schema_version");
 	if (!json_is_integer(ver) || json_integer_value(ver) < 1) {
 		snprintf(err, errlen, "%s: invalid schema_version", path);
-		goto out;
+		return -EINVAL;
 	}
 	if (json_integer_value(ver) > PP_SCHEMA_VERSION) {
 		snprintf(err, errlen,
 			 "%s: schema version %lld is newer than this perfprobe reads (%d): upgrade perfprobe",
 			 path, (long long)json_integer_value(ver), PP_SCHEMA_VERSION);
-		goto out;
+		return -EINVAL;
 	}
-	meta = json_object_get(root, "meta");
-	if (!json_is_object(meta) || rc == DOC_NO_RESULTS) {
+	if (!json_is_object(json_object_get(root, "meta")) || rc == DOC_NO_RESULTS) {
 		snprintf(err, errlen, "%s: missing \"meta\" or \"results\"", path);
-		goto out;
+		return -EINVAL;
 	}
-	load_meta(&run->meta, meta);
+	return 0;
+}
+
+/* The metadata and the lists beside the results: 0, or -errno with err said. */
+static int load_rest(struct pp_run *run, json_t *root, const char *path, char *err,
+		     size_t errlen)
+{
+	const char *dup;
+	int oom;
+
+	load_meta(&run->meta, json_object_get(root, "meta"));
 	dup = pp_run_find_duplicate(run, &oom);
 	if (dup || oom) {
 		snprintf(err, errlen, "%s: %s%s", path, dup ? "result duplicated: " : "out of memory",
 			 dup ? dup : "");
-		ret = dup ? -EINVAL : -ENOMEM;
-		goto out;
+		return dup ? -EINVAL : -ENOMEM;
 	}
 	load_skips(run, json_object_get(root, "skipped"), "reason", pp_run_skip);
 	load_skips(run, json_object_get(root, "failed"), "reason", pp_run_fail);
 	load_skips(run, json_object_get(root, "info"), "text", pp_run_info);
 	run->interrupted = json_is_true(json_object_get(root, "interrupted"));
-	ret = 0;
-out:
+	return 0;
+}
+
+int pp_run_load(struct pp_run *run, const char *path, char *err, size_t errlen)
+{
+	struct reader rd = { .path = path, .err = err, .errlen = errlen };
+	json_t *root = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	pp_run_init(run);
+	ret = map_file(path, &buf, &len, err, errlen);
+	if (ret)
+		return ret;
+	rd.buf = buf;
+	rd.len = len;
+	ret = read_document(&rd, run, &root);
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path);
+	if (ret >= 0)	/* else err says why */
+		ret = check_document(root, ret, path, err, errlen);
+	if (!ret)
+		ret = load_rest(run, root, path, err, errlen);
 	json_decref(root);
 	if (buf)
-		munmap(buf, (size_t)st.st_size);
+		munmap(buf, len);
 	if (ret)
 		pp_run_free(run);
 	return ret;
