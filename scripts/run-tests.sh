@@ -16,4 +16,4 @@ echo "== tests with $PERFPROBE"
 first="tests/integration/report.t tests/integration/net.t tests/integration/storage.t"
 rest=$(ls tests/integration/*.t | grep -vxF "$(echo "$first" | tr ' ' '\n')")
 # shellcheck disable=SC2046,SC2086
-exec prove --timer -j"${PROVE_JOBS:-2}" --exec '' $first $rest $(ls "$O"/tests/test_* | grep -v '\.d$')
+exec prove --timer --failures -j"${PROVE_JOBS:-2}" --exec '' $first $rest $(ls "$O"/tests/test_* | grep -v '\.d$')
