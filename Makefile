@@ -219,11 +219,13 @@ kmod:
 # (cmocka, TAP) and CLI integration tests of the plain build, through
 # prove; no root needed, no QEMU.
 check-quick: check-build check-layout
-	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe scripts/run-tests.sh $(O)
+	+$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe scripts/run-tests.sh $(O)
 
 # Everything, as CI runs it: check-quick, then the rest two at a time
 # (CHECK_JOBS), each one's output together when it ends (-O).  The
 # guests run under TCG on one host thread each; the longest start first.
+# A recipe that starts a make through a script is marked + to hand it the
+# jobserver (else: "jobserver unavailable", and cross.t's W=1 check sees it).
 CHECK_JOBS ?= 2
 CHECK_REST := check-san vmtest-arm64 check-kernels vmtest check-packages kernel-ab \
 	check-cross kmod-style check-clang check-spec check-docs
@@ -272,7 +274,7 @@ check-spec:
 
 # The module's style: checkpatch --strict, W=1 and sparse (C=2), all silent.
 kmod-style:
-	$(Q)scripts/kmod-style.sh
+	+$(Q)scripts/kmod-style.sh
 
 check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview
 
@@ -318,14 +320,14 @@ $(O)/tests/pp-vmtest: $(VMTEST_SRCS) tests/vm/pp-vmtest/vmtest.h tests/lib/tap.h
 
 check-san:
 	$(Q)$(MAKE) --no-print-directory SAN=1 O=build-san check-build
-	$(Q)PERFPROBE=$(CURDIR)/build-san/perfprobe \
+	+$(Q)PERFPROBE=$(CURDIR)/build-san/perfprobe \
 		ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 scripts/run-tests.sh build-san
 
 # The module's tests in a QEMU guest (Documentation/vmtest.rst), through
 # prove so its summary reads like the others.
 vmtest:
-	$(Q)prove --exec '' scripts/vmtest.sh :: $(if $(KDIR),--kdir $(KDIR)) \
+	+$(Q)prove --exec '' scripts/vmtest.sh :: $(if $(KDIR),--kdir $(KDIR)) \
 		$(if $(KERNEL),--kernel $(KERNEL))
 
 # perfprobe cross-built for arm64 and run under qemu-user (tests/arm64/);
@@ -334,15 +336,15 @@ vmtest:
 check-arm64: check-cross vmtest-arm64
 
 check-cross:
-	$(Q)prove --exec '' tests/arm64/cross.t
+	+$(Q)prove --exec '' tests/arm64/cross.t
 
 # The Debian packages built from a clean checkout, lintian, installed,
 # DKMS building the module, purged (tests/pkg/deb.t; root).
 check-packages:
-	$(Q)prove --exec '' tests/pkg/deb.t
+	+$(Q)prove --exec '' tests/pkg/deb.t
 
 vmtest-arm64:
-	$(Q)prove --exec '' scripts/vmtest.sh :: --arch arm64 $(if $(KERNEL),--kernel $(KERNEL)) \
+	+$(Q)prove --exec '' scripts/vmtest.sh :: --arch arm64 $(if $(KERNEL),--kernel $(KERNEL)) \
 		$(if $(KDIR),--kdir $(KDIR))
 
 # The module and its tools on Debian's other kernels: fetched from the
@@ -352,11 +354,11 @@ CHECK_KERNELS ?= 6.12-amd64 6.12-rt-amd64
 check-kernels: $(addprefix vmtest-,$(CHECK_KERNELS))
 
 vmtest-%-amd64:
-	$(Q)prove --exec '' scripts/vmtest.sh :: --release $*-amd64
+	+$(Q)prove --exec '' scripts/vmtest.sh :: --release $*-amd64
 
 # scripts/kernel-ab.sh end to end: 6.1 against 6.12.
 kernel-ab: tools
-	$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe prove --exec '' tests/vm/kernel-ab.t
+	+$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe prove --exec '' tests/vm/kernel-ab.t
 
 # Installed layout: PREFIX (default /usr/local), DESTDIR for a staging root.
 BINDIR ?= $(PREFIX)/bin

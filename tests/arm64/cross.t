@@ -44,9 +44,12 @@ fi
 rc=$?
 ok $([ $rc -eq 0 ] || [ $rc -eq 4 ] || { [ $binfmt = 0 ] && [ $rc -eq 1 ]; }; echo $?) \
 	"the static binary's --quick LMBench set under qemu-user: exit $rc"
-check "...its results: 150 or more, lat_rpc skipped saying why (STATIC=1: no libtirpc), nothing else left out" jq -e \
+# Besides lat_rpc, only a key skipped as too noisy (harness.rst: a
+# loaded machine, here also emulated) may be left out.
+check "...its results: 150 or more, lat_rpc skipped saying why (STATIC=1: no libtirpc), nothing else left out but as too noisy" jq -e \
 	--argjson binfmt $binfmt \
-	'(.results | length) >= 150 and ([.skipped[].name] - ["lat_rpc"]) == [] and
+	'(.results | length) >= 150 and
+	 ([.skipped[] | select(.name != "lat_rpc" and (.reason | test("too noisy") | not)) | .name] == []) and
 	 ([.skipped[] | select(.name == "lat_rpc") | .reason] | .[0] | test("libtirpc")) and
 	 ([.failed[].name] - (if $binfmt == 1 then [] else ["lat_proc"] end)) == []' "$T_TMP/r.json"
 check "...and the kernel view says BPF is not available: built without" sh -c \
