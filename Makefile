@@ -100,8 +100,8 @@ BPF_MISSING := $(strip $(if $(wildcard $(VMLINUX_BTF)),,$(or $(BPF_CROSS_NOTE),B
 	$(if $(shell command -v $(CLANG) 2>/dev/null),,clang) $(if $(BPFTOOL),,bpftool) \
 	$(if $(shell $(PKG_CONFIG) --exists libbpf && echo y),,libbpf))
 BPF_SRC := tools/perfprobe/kernel/bpf
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall $(WERROR_FLAG) \
-	-I$(O)/gen -I$(BPF_SRC) $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+BPF_FLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall $(WERROR_FLAG)
+BPF_CFLAGS := $(BPF_FLAGS) -I$(O)/gen -I$(BPF_SRC) $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 empty :=
 space := $(empty) $(empty)
 BPF_OUT := $(if $(filter 1,$(BPF)),$(if $(BPF_MISSING),built without \
@@ -145,7 +145,7 @@ ifneq ($(BPF_OUT),)
 endif
 
 perfprobe: $(O)/perfprobe
-	$(call say,LN,$@)cp -f $< $@
+	$(call say,LN,$@)cp -f $< $@.tmp && mv -f $@.tmp $@
 
 $(O)/tools/lib/%.o: tools/lib/%.c
 	$(call say,CC,$@)mkdir -p $(@D) && $(CC) $(CORE_CFLAGS) -c -o $@ $<
@@ -183,9 +183,10 @@ $(O)/gen/bpf.cfg: FORCE
 $(O)/tools/perfprobe/kernel/kbpf.o: PP_CFLAGS += $(KBPF_CFLAGS)
 $(O)/tools/perfprobe/kernel/kbpf.o: $(O)/gen/bpf.cfg $(KBPF_DEPS)
 
-# Everything compiled with $(WARN) is rebuilt when it changes (WERROR=).
+# Everything compiled with $(WARN) is rebuilt when it changes (WERROR=);
+# not when O is spelt otherwise (build, $(CURDIR)/build: install.t's).
 $(O)/gen/warn.cfg: FORCE
-	@mkdir -p $(@D) && echo '$(WARN) $(BPF_CFLAGS)' | cmp -s - $@ || echo '$(WARN) $(BPF_CFLAGS)' >$@
+	@mkdir -p $(@D) && echo '$(WARN) $(BPF_FLAGS)' | cmp -s - $@ || echo '$(WARN) $(BPF_FLAGS)' >$@
 
 $(CORE_OBJS) $(PP_OBJS) $(O)/tools/perfprobe/main.o $(O)/perfprobe-lean $(UNIT_BINS) \
 	$(O)/tests/pp-kview $(O)/tests/pp-vmtest \
@@ -197,20 +198,22 @@ $(O)/libppcore.a: $(CORE_OBJS)
 $(O)/libperfprobe.a: $(PP_OBJS)
 	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
+# Programs are linked beside and renamed into place: a test that runs one
+# meanwhile never executes a file being written (ETXTBSY, exit 126).
 $(O)/perfprobe: $(O)/tools/perfprobe/main.o $(LIBS_A)
-	$(call say,LD,$@)$(CC) $(PP_LDFLAGS) -o $@ $^ $(PP_LIBS)
+	$(call say,LD,$@)$(CC) $(PP_LDFLAGS) -o $@.tmp $^ $(PP_LIBS) && mv -f $@.tmp $@
 
 # lat_proc's tiny static program: never sanitized, always static.
 $(O)/perfprobe-hello: tools/perfprobe/hello.c
-	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 -static -o $@ $<
+	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 -static -o $@.tmp $< && mv -f $@.tmp $@
 
 # The lean static process lat_proc's loops run in (tools/perfprobe/lean.c).
 $(O)/perfprobe-lean: tools/perfprobe/lean.c tools/perfprobe/lean.h
-	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 $(WARN) -static -o $@ $<
+	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 $(WARN) -static -o $@.tmp $< && mv -f $@.tmp $@
 
 $(O)/tests/%: tests/unit/%.c $(LIBS_A)
-	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@ $< \
-		$(LIBS_A) $(PP_LIBS) -lcmocka
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< \
+		$(LIBS_A) $(PP_LIBS) -lcmocka && mv -f $@.tmp $@
 
 kmod:
 	$(Q)$(MAKE) -C kmod $(if $(KDIR),KDIR=$(KDIR)) $(if $(V),V=$(V))
@@ -302,8 +305,8 @@ check-docs:
 
 # The kernel view's host test driver (tests/integration/kview.t).
 $(O)/tests/pp-kview: tests/integration/pp-kview.c $(LIBS_A)
-	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@ $< \
-		$(LIBS_A) $(PP_LIBS)
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< \
+		$(LIBS_A) $(PP_LIBS) && mv -f $@.tmp $@
 
 # The module's tests inside the QEMU guest, on the tools' netlink client:
 # static where libnl's static archives exist (the guest has no libraries),
@@ -315,8 +318,8 @@ $(O)/tests/pp-vmtest: $(VMTEST_SRCS) tests/vm/pp-vmtest/vmtest.h tests/lib/tap.h
 		$(O)/tools/perfprobe/kernel/ppnl.o $(O)/libppcore.a
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) -Wno-missing-field-initializers -Wno-unused-parameter \
 		-Itests/lib $(PP_LDFLAGS) \
-		$(if $(filter 1,$(VMTEST_STATIC)),-static) -o $@ $(VMTEST_SRCS) \
-		$(O)/tools/perfprobe/kernel/ppnl.o $(O)/libppcore.a $(VMTEST_LIBS)
+		$(if $(filter 1,$(VMTEST_STATIC)),-static) -o $@.tmp $(VMTEST_SRCS) \
+		$(O)/tools/perfprobe/kernel/ppnl.o $(O)/libppcore.a $(VMTEST_LIBS) && mv -f $@.tmp $@
 
 check-san:
 	$(Q)$(MAKE) --no-print-directory SAN=1 O=build-san check-build

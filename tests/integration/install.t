@@ -7,7 +7,7 @@
 # names; uninstall leaves no file.  Then help and --json, command by
 # command.
 . "$(dirname "$0")/tap.sh"
-NTESTS=15
+NTESTS=16
 plan $NTESTS
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,9 +16,17 @@ S=$T_TMP/stage
 CMDS="list run syscall summary ls compare report import export kernel-view kmod copy timer
 	trace netserver help version"
 
-# the tools are built already (O): install builds the man pages only
-make -s -C "$ROOT" O="$O" DESTDIR="$S" PREFIX=/usr install >"$T_TMP/mk" 2>&1
+# the tools are built already (O): install builds the man pages only.
+# Relinking them would pull the binary from under the files that run it
+# meanwhile (prove -j): the programs in O keep their inode.
+inodes() { stat -c '%n %i %Y' "$O"/perfprobe "$O"/perfprobe-lean "$O"/perfprobe-hello; }
+before=$(inodes)
+# with the warning flags O was built with (recorded in its gen/warn.cfg)
+werror=$(grep -q -- -Werror "$O/gen/warn.cfg" 2>/dev/null && echo 1 || echo 0)
+make -s -C "$ROOT" O="$O" WERROR=$werror DESTDIR="$S" PREFIX=/usr install >"$T_TMP/mk" 2>&1
 ok $? "make install DESTDIR=... PREFIX=/usr$(grep -iE 'error|warning' "$T_TMP/mk" | head -2 | sed 's/^/ /')"
+check "make install O=$O rebuilds no program: $(grep -E '^ +(CC|LD) ' "$T_TMP/mk" | head -2 | tr -s ' ')" \
+	test "$before" = "$(inodes)"
 miss=""
 for f in bin/perfprobe libexec/perfprobe/perfprobe-lean libexec/perfprobe/perfprobe-hello \
 	share/man/man1/perfprobe.1 share/man/man1/perfprobe-run.1 share/man/man1/perfprobe-compare.1 \
@@ -69,7 +77,7 @@ else
 	skip "no zsh here"
 fi
 
-make -s -C "$ROOT" O="$O" DESTDIR="$S" PREFIX=/usr uninstall >/dev/null 2>&1
+make -s -C "$ROOT" O="$O" WERROR=$werror DESTDIR="$S" PREFIX=/usr uninstall >/dev/null 2>&1
 ok $([ -z "$(find "$S" -type f)" ]; echo $?) "make uninstall: no file left ($(find "$S" -type f | head -3 | tr '\n' ' '))"
 
 # help: every command's usage, options and an example, both ways
