@@ -380,6 +380,50 @@ static void test_report_declared(void **state)
 }
 
 /*
+ * A result measured again is replaced in place: its samples, statistics
+ * and the one note on its sampling; it stays where it was, and once.  A
+ * key never reported cannot be reported again.
+ */
+static void test_report_again(void **state)
+{
+	const double a[] = { 1000, 2000, 9000 }, b[] = { 500, 600, 700 };
+	struct pp_sampling *s = test_malloc(sizeof(*s));
+	const struct pp_result *r;
+	struct pp_run run;
+	struct pp_ctx ctx;
+
+	(void)state;
+	net_ctx(&ctx, &run);
+	ctx.keys = test_keys;
+	ctx.opts.noise_pct = 5;
+	fill(s, a, 3);
+	s->iters = 1;
+	assert_int_equal(pp_report_sampling(&ctx, "t-lat", s), 0);
+	assert_int_equal(pp_report(&ctx, "t-bw-64kb", a, 3, 1), 0);
+	assert_true(pp_run_find(&run, "t-lat")->noisy);
+	pp_run_info(&run, "t-lat-samples", "first");
+	pp_run_info(&run, "t-lat-samples", "second");
+	assert_int_equal(run.ninfos, 1);
+	assert_string_equal(pp_run_find_info(&run, "t-lat-samples"), "second");
+
+	fill(s, b, 3);
+	assert_int_equal(pp_report_sampling_again(&ctx, "t-lat", s), 0);
+	assert_int_equal(run.nresults, 2);
+	r = &run.results[0];
+	assert_string_equal(r->key, "t-lat");
+	assert_int_equal(r->nsamples, 3);
+	assert_true(fabs(r->samples[0] - 0.5) < 1e-9 && fabs(r->samples[2] - 0.7) < 1e-9);
+	assert_true(fabs(r->value - 0.6) < 1e-9 && r->value == r->st.median);
+	assert_true(r->noisy == (r->st.cv_pct > 5));
+
+	assert_int_equal(pp_report_sampling_again(&ctx, "t-bw-1kb", s), -1);
+	assert_int_equal(pp_report_sampling_again(&ctx, "t-nope", s), -1);
+	assert_int_equal(run.nresults, 2);
+	pp_run_free(&run);
+	test_free(s);
+}
+
+/*
  * pp_bread(), lmbench's bread(): every long of the bytes asked for is
  * summed once, through the unrolled chunks and the tail alike, and
  * nothing past them.
@@ -422,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_sample_net),
 		cmocka_unit_test(test_sample_loop_overhead),
 		cmocka_unit_test(test_report_declared),
+		cmocka_unit_test(test_report_again),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -326,20 +326,31 @@ int pp_key_declared_in(struct pp_ctx *ctx, const char *key, const char *unit)
 	return 0;
 }
 
-struct pp_result *pp_result_add(struct pp_ctx *ctx, const char *key,
-				const double *samples, unsigned int n,
-				uint64_t iters)
+/*
+ * Recorded, or recorded again (again: a result reported already, whose
+ * samples, statistics and kernel view are replaced in place).
+ */
+static struct pp_result *result_record(struct pp_ctx *ctx, const char *key,
+				       const double *samples, unsigned int n,
+				       uint64_t iters, bool again)
 {
 	const struct pp_key_decl *d = pp_key_declared(ctx, key);
 	struct pp_result *r;
 
 	if (!d)
 		return NULL;
-	r = pp_run_add(ctx->run, key, d->unit, d->dir, samples, n);
+	if (again) {
+		r = pp_run_find_mut(ctx->run, key);
+		if (r && pp_result_set_samples(r, samples, n))
+			r = NULL;
+	} else {
+		r = pp_run_add(ctx->run, key, d->unit, d->dir, samples, n);
+	}
 	if (!r) {
 		pp_fail(ctx, "%s: cannot record result", key);
 		return NULL;
 	}
+	pp_kside_clear(&r->k);
 	r->iterations = iters;
 	r->noisy = r->st.cv_pct > ctx->opts.noise_pct;
 	/*
@@ -352,6 +363,13 @@ struct pp_result *pp_result_add(struct pp_ctx *ctx, const char *key,
 		pp_kside_scale(&r->k, (double)(iters / ctx->kv_iters));
 	}
 	return r;
+}
+
+struct pp_result *pp_result_add(struct pp_ctx *ctx, const char *key,
+				const double *samples, unsigned int n,
+				uint64_t iters)
+{
+	return result_record(ctx, key, samples, n, iters, false);
 }
 
 int pp_report(struct pp_ctx *ctx, const char *key, const double *samples,
@@ -380,8 +398,8 @@ static double time_scale(const char *unit)
 	return 0;
 }
 
-int pp_report_sampling(struct pp_ctx *ctx, const char *key,
-		       const struct pp_sampling *s)
+static int report_sampling(struct pp_ctx *ctx, const char *key,
+			   const struct pp_sampling *s, bool again)
 {
 	const struct pp_key_decl *d = pp_key_declared(ctx, key);
 	double v[PP_MAX_SAMPLES], scale;
@@ -396,7 +414,7 @@ int pp_report_sampling(struct pp_ctx *ctx, const char *key,
 			       d->unit);
 	for (i = 0; i < s->n; i++)
 		v[i] = s->ns_per_op[i] * scale;
-	r = pp_result_add(ctx, key, v, s->n, s->iters);
+	r = result_record(ctx, key, v, s->n, s->iters, again);
 	if (!r)
 		return -1;
 	r->cpu_first = s->cpu_first;
@@ -413,6 +431,18 @@ int pp_report_sampling(struct pp_ctx *ctx, const char *key,
 	}
 	print_result(ctx, r);
 	return 0;
+}
+
+int pp_report_sampling(struct pp_ctx *ctx, const char *key,
+		       const struct pp_sampling *s)
+{
+	return report_sampling(ctx, key, s, false);
+}
+
+int pp_report_sampling_again(struct pp_ctx *ctx, const char *key,
+			     const struct pp_sampling *s)
+{
+	return report_sampling(ctx, key, s, true);
 }
 
 int pp_latency(struct pp_ctx *ctx, const char *key, pp_loop_fn fn, void *arg)

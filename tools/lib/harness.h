@@ -188,6 +188,12 @@ int pp_report(struct pp_ctx *ctx, const char *key, const double *samples,
 /* s is in ns per op; reported in the declared time unit (ns, us, ms, s). */
 int pp_report_sampling(struct pp_ctx *ctx, const char *key,
 		       const struct pp_sampling *s);
+/*
+ * The same, for a result reported already and measured again (a
+ * reference that later points showed disturbed): replaced in place.
+ */
+int pp_report_sampling_again(struct pp_ctx *ctx, const char *key,
+			     const struct pp_sampling *s);
 
 /* Sample and report in the declared time unit per operation. */
 int pp_latency(struct pp_ctx *ctx, const char *key, pp_loop_fn fn, void *arg);

@@ -4,6 +4,7 @@
  * results_write.c and read by results_read.c; where runs are kept is
  * results_store.c.  Documentation/results.rst describes the schema.
  */
+#include <errno.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -155,6 +156,25 @@ struct pp_result *pp_run_find_mut(struct pp_run *run, const char *key)
 	return (struct pp_result *)pp_run_find(run, key);
 }
 
+int pp_result_set_samples(struct pp_result *r, const double *samples, size_t n)
+{
+	struct pp_stats st;
+	double *v;
+
+	if (!n || pp_stats_compute(samples, n, &st))
+		return -EINVAL;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, samples, n * sizeof(*v));
+	free(r->samples);
+	r->samples = v;
+	r->nsamples = n;
+	r->st = st;
+	r->value = st.median;
+	return 0;
+}
+
 struct pp_result *pp_run_append(struct pp_run *run, const char *key,
 				const char *unit, enum pp_dir dir,
 				const double *samples, size_t n)
@@ -174,19 +194,11 @@ struct pp_result *pp_run_append(struct pp_run *run, const char *key,
 	}
 	r = &run->results[run->nresults];
 	memset(r, 0, sizeof(*r));
-	r->samples = malloc(n * sizeof(double));
-	if (!r->samples)
+	if (pp_result_set_samples(r, samples, n))
 		return NULL;
-	memcpy(r->samples, samples, n * sizeof(double));
-	r->nsamples = n;
-	if (pp_stats_compute(samples, n, &r->st)) {
-		free(r->samples);
-		return NULL;
-	}
 	pp_strlcpy(r->key, key, sizeof(r->key));
 	pp_strlcpy(r->unit, unit, sizeof(r->unit));
 	r->dir = dir;
-	r->value = r->st.median;
 	r->cpu_first = r->cpu_last = -1;
 	pp_kside_clear(&r->k);
 	run->nresults++;
@@ -249,8 +261,16 @@ void pp_run_fail(struct pp_run *run, const char *name, const char *reason)
 	add_skip(&run->fails, &run->nfails, name, reason);
 }
 
+/* One note a name: a result measured again says the latest. */
 void pp_run_info(struct pp_run *run, const char *name, const char *text)
 {
+	size_t i;
+
+	for (i = 0; i < run->ninfos; i++)
+		if (!strcmp(run->infos[i].name, name)) {
+			pp_strlcpy(run->infos[i].reason, text, sizeof(run->infos[i].reason));
+			return;
+		}
 	add_skip(&run->infos, &run->ninfos, name, text);
 }
 

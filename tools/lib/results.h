@@ -173,6 +173,8 @@ struct pp_result *pp_run_append(struct pp_run *run, const char *key,
 const char *pp_run_find_duplicate(const struct pp_run *run, int *oom);
 const struct pp_result *pp_run_find(const struct pp_run *run, const char *key);
 struct pp_result *pp_run_find_mut(struct pp_run *run, const char *key);
+/* Replaces r's samples (n > 0) and their statistics: 0 or -errno. */
+int pp_result_set_samples(struct pp_result *r, const double *samples, size_t n);
 void pp_run_skip(struct pp_run *run, const char *name, const char *reason);
 void pp_run_fail(struct pp_run *run, const char *name, const char *reason);
 /* A fact about a result that is text, e.g. the kernel driver used. */

@@ -82,8 +82,7 @@ struct curve {
 	size_t stride;
 	bool random;
 	unsigned int n;
-	struct point pt[MAX_POINTS];
-	struct point ref;		/* below_l1()'s: the first point, or again */
+	struct point pt[MAX_POINTS];	/* pt[0], in L1, is below_l1()'s reference */
 };
 
 struct plateaus {
@@ -278,7 +277,7 @@ static bool below_point(const struct point *ref, const char *what, const struct 
 static bool below_l1(const struct curve *cv, const struct point *pt, unsigned int n,
 		     char *why, size_t len)
 {
-	return cv->n && below_point(&cv->ref, "L1", pt, n, why, len);
+	return cv->n && below_point(&cv->pt[0], "L1", pt, n, why, len);
 }
 
 static bool below_prev(const struct curve *cv, const struct point *pt, unsigned int n,
@@ -296,10 +295,11 @@ static void **build_chain(struct mem *m, const struct curve *cv, size_t size)
 /*
  * Measure one point; one that breaks below_l1() is measured again, and
  * the reference with it (a reference disturbed upwards is as likely as a
- * point disturbed downwards); one that breaks below_prev() is measured
- * again alone (the point before is reported already).  Skipped with the
- * figures when it stays there: 1 (pp_skip()) then.  The chains share the
- * buffer, so each is laid out again before it is walked.
+ * point disturbed downwards): the reference's result is then replaced by
+ * its new walk, so what is reported is what was compared.  One that
+ * breaks below_prev() is measured again alone.  Skipped with the figures
+ * when it stays there: 1 (pp_skip()) then.  The chains share the buffer,
+ * so each is laid out again before it is walked.
  */
 static int measure_point(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 			 void **start, const char *key, struct point *pt)
@@ -311,11 +311,8 @@ static int measure_point(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 	for (a = 0;; a++) {
 		if (measure(ctx, m, start, key, pt))
 			return -1;
-		if (!cv->n) {
-			memcpy(cv->ref.ns, pt->ns, m->s->n * sizeof(double));
-			cv->ref.size = pt->size;
+		if (!cv->n)
 			break;
-		}
 		l1 = below_l1(cv, pt, m->s->n, why, sizeof(why));
 		if (!l1 && !below_prev(cv, pt, m->s->n, why, sizeof(why)))
 			break;
@@ -324,10 +321,16 @@ static int measure_point(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 				       "not reported", why, MEMRD_ATTEMPTS);
 		pp_progress(ctx, "%s: %s: measuring %s again", key, why, l1 ? "both" : "it");
 		if (l1) {
-			start = build_chain(m, cv, cv->ref.size);
+			struct point *ref = &cv->pt[0];
+			char rkey[PP_KEY_MAX];
+
+			point_key(rkey, sizeof(rkey), cv->random ? "random-" : "", cv->stride,
+				  ref->size);
+			start = build_chain(m, cv, ref->size);
 			if (!start)
 				return pp_fail(ctx, "lat_mem_rd: out of memory");
-			if (measure(ctx, m, start, key, &cv->ref))
+			if (measure(ctx, m, start, rkey, ref) ||
+			    pp_report_sampling_again(ctx, rkey, m->s))
 				return -1;
 		}
 		start = build_chain(m, cv, pt->size);
@@ -490,8 +493,7 @@ static int curve_alloc(struct curve *cv, unsigned int nsamples)
 		if (!cv->pt[p].ns)
 			return -ENOMEM;
 	}
-	cv->ref.ns = calloc(nsamples, sizeof(double));
-	return cv->ref.ns ? 0 : -ENOMEM;
+	return 0;
 }
 
 static void curve_free(struct curve *cv)
@@ -500,7 +502,6 @@ static void curve_free(struct curve *cv)
 
 	for (p = 0; p < MAX_POINTS; p++)
 		free(cv->pt[p].ns);
-	free(cv->ref.ns);
 }
 
 #define HUGE_ALIGN	(2ul << 20)
