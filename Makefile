@@ -118,7 +118,8 @@ PP_LIBS += $(BPF_LIBS)
 # Two archives: the measuring core, and the rest of perfprobe (the CLI,
 # the registry, the benchmarks and the feature directories).
 CORE_SRCS := $(wildcard tools/lib/*.c)
-PP_SRCS := tools/perfprobe/cli.c tools/perfprobe/exitcode.c tools/perfprobe/help.c tools/perfprobe/registry.c tools/perfprobe/runcmd.c \
+PP_SRCS := tools/perfprobe/cli.c tools/perfprobe/exitcode.c tools/perfprobe/help.c tools/perfprobe/options.c \
+	tools/perfprobe/registry.c tools/perfprobe/runcmd.c \
 	$(wildcard tools/perfprobe/*/*.c)
 CORE_OBJS := $(patsubst %.c,$(O)/%.o,$(CORE_SRCS))
 PP_OBJS := $(patsubst %.c,$(O)/%.o,$(PP_SRCS))

@@ -17,12 +17,12 @@
 static inline int parse(struct pp_cli *cli, const char *line)
 {
 	static char buf[1024];
-	static char *argv[32];
+	static char *argv[128];
 	int argc = 0;
 	char *tok;
 
 	snprintf(buf, sizeof(buf), "%s", line);
-	for (tok = strtok(buf, " "); tok && argc < 31; tok = strtok(NULL, " "))
+	for (tok = strtok(buf, " "); tok && argc < 127; tok = strtok(NULL, " "))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
 	return pp_cli_parse(argc, argv, cli);

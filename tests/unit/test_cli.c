@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "options.h"
 #include "report/summary.h"
 
 #include "argv.h"
@@ -171,12 +172,60 @@ static void test_cells(void **state)
 	cell(0, 4, 2, "    ");
 }
 
+/* The option table's rules, and what the parser makes of it. */
+static void test_option_table(void **state)
+{
+	struct pp_cli cli;
+	char err[256], line[1024];
+	int i;
+
+	(void)state;
+	err[0] = '\0';
+	if (pp_options_check(err, sizeof(err)))
+		print_message("# %s\n", err);
+	assert_int_equal(pp_options_check(err, sizeof(err)), 0);
+
+	/* after ls, --label is ls's filter; before it, the global one */
+	assert_int_equal(parse(&cli, "perfprobe ls --label 6.*"), 0);
+	assert_null(cli.label);
+	assert_int_equal(cli.ncopts, 1);
+	assert_int_equal(cli.copts[0].val, PP_OPT_LS_LABEL);
+	assert_string_equal(cli.copts[0].arg, "6.*");
+	assert_int_equal(parse(&cli, "perfprobe --label 6.1 run lat_syscall --label 6.2"), 0);
+	assert_string_equal(cli.label, "6.2");
+	assert_int_equal(cli.ncopts, 0);
+
+	/* no cap on repeated options: forty --ignore */
+	strcpy(line, "perfprobe compare");
+	for (i = 1; i <= 40; i++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), " -I k%d", i);
+	strcat(line, " a b");
+	assert_int_equal(parse(&cli, line), 0);
+	assert_int_equal(cli.ncopts, 40);
+	assert_string_equal(cli.copts[39].arg, "k40");
+	assert_int_equal(cli.nargs, 2);
+
+	/* -q is --quick everywhere; --quiet is global */
+	assert_int_equal(parse(&cli, "perfprobe netserver -q"), 0);
+	assert_true(cli.opts.quick);
+	assert_int_equal(parse(&cli, "perfprobe netserver --quiet -p 1234"), 0);
+	assert_true(cli.opts.quiet && !cli.opts.quick);
+	assert_int_equal(cli.copts[0].val, 'p');
+
+	/* a global long option after a command with an id of the same value */
+	assert_int_equal(parse(&cli, "perfprobe trace --all --results-dir /tmp -- ls"), 0);
+	assert_int_equal(cli.ncopts, 1);
+	assert_int_equal(cli.copts[0].val, PP_OPT_TRACE_ALL);
+	assert_string_equal(cli.results_dir, "/tmp");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_options_anywhere),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_option_table),
 		cmocka_unit_test(test_main_errors),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_processor_keys),

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfprobe: the command line.  Commands live in one table (cmds[]);
- * global options may appear anywhere on the line.
+ * perfprobe: the command line.  Commands live in one table
+ * (pp_commands[]), options in another (options.c).  Global options may
+ * appear anywhere on the line up to "--"; a command's own after its word,
+ * where they shadow a global option of the same long name (ls --label).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "options.h"
 #include "kernel/kview.h"
 #include "print.h"
 #include "report/runsel.h"
@@ -36,116 +39,74 @@
 #define FULL_TARGET_MS		50.0
 #define DEFAULT_NOISE_PCT	5.0
 
-struct cmd {
-	const char *name;
-	int (*fn)(struct pp_cli *cli, int argc, char **argv);
-	const char *args;
-	const char *help;
-	const struct pp_cmd_opts *opts;	/* the command's own options */
-	const char *nojson;	/* why --json is refused; NULL: it is honoured */
-};
-
 static int cmd_list(struct pp_cli *cli, int argc, char **argv);
 static int cmd_run(struct pp_cli *cli, int argc, char **argv);
 static int cmd_syscall(struct pp_cli *cli, int argc, char **argv);
 static int cmd_summary(struct pp_cli *cli, int argc, char **argv);
 static int cmd_ls(struct pp_cli *cli, int argc, char **argv);
-
-static const struct option ls_longopts[] = {
-	{ "kernel", required_argument, NULL, 'k' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static const struct pp_cmd_opts ls_opts = { "k:", ls_longopts };
 static int cmd_help(struct pp_cli *cli, int argc, char **argv);
 static int cmd_version(struct pp_cli *cli, int argc, char **argv);
 
-static const struct cmd cmds[] = {
-	{ "list", cmd_list, "[GROUP]", "list the benchmarks, one per line", NULL, NULL },
-	{ "run", cmd_run, "[NAME|GROUP...]", "run benchmarks (default: the LMBench set; others by name)", NULL, NULL },
-	{ "syscall", cmd_syscall, "", "the Processor, Processes table (group proc)", NULL, NULL },
-	{ "summary", cmd_summary, "RUNS...", "lmbench tables, one row per run (files, dirs, labels, latest)", NULL,
-	  "the result files already are JSON" },
-	{ "ls", cmd_ls, "[--kernel K] [--label L]", "list the saved runs", &ls_opts, NULL },
-	{ "compare", pp_cmd_compare, "[-t PCT] BASE NEW...", "did NEW regress against BASE? verdicts per key (files or dirs)", &pp_compare_opts, NULL },
-	{ "report", pp_cmd_report, "[--format svg] RUNS... -o OUT", "one HTML page (or SVG files) of runs: tables, curves, bars, compare", &pp_report_opts,
-	  "a report is HTML or SVG (--format)" },
-	{ "import", pp_cmd_import, "lmbench FILE... [-o DIR]", "lmbench results files or summaries as perfprobe runs", NULL,
-	  "it writes result files, which are JSON" },
-	{ "export", pp_cmd_export, "--csv RUNS... [-o FILE]", "every result as a flat CSV row (key, unit, value, median, min, max, cv)", &pp_export_opts,
-	  "the result files already are JSON" },
-	{ "kernel-view", pp_cmd_kernel_view, "status", "which kernel-view backend (perfprobe.ko, BPF) would be used; each probe: how, or why not", NULL, NULL },
-	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL, NULL },
-	{ "copy", pp_cmd_copy, "[-d DIR -s LIST]", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", &pp_copy_opts, NULL },
-	{ "timer", pp_cmd_timer, "[-p NS -n N]", "hrtimer expiry lateness (perfprobe.ko)", &pp_timer_opts, NULL },
-	{ "trace", pp_cmd_trace, "[-H] [--all] -- CMD...", "per-syscall kernel times of a command (perfprobe.ko or BPF)", &pp_trace_opts, NULL },
-	{ "netserver", pp_cmd_netserver, "[-b ADDR...]", "serve the net benchmarks' tests", &pp_netserver_opts,
-	  "a server prints no document" },
-	{ "help", cmd_help, "[COMMAND]", "this text, or a command's usage, options and example", NULL,
-	  "help is text" },
-	{ "version", cmd_version, "", "print the version", NULL, NULL },
+#define N	PP_COMP_NONE, NULL
+
+/*
+ * The commands: name, function, arguments (after the command's own
+ * options, which are in options.c), help line, why --json is refused,
+ * how the first argument and the rest complete.
+ */
+const struct pp_command pp_commands[] = {
+	{ "list", cmd_list, "[GROUP]", "list the benchmarks, one per line", NULL,
+	  PP_COMP_BENCH, NULL, N, false },
+	{ "run", cmd_run, "[NAME|GROUP...]", "run benchmarks (default: the LMBench set; others by name)", NULL,
+	  PP_COMP_BENCH, NULL, PP_COMP_BENCH, NULL, false },
+	{ "syscall", cmd_syscall, "", "the Processor, Processes table (group proc)", NULL, N, N, false },
+	{ "summary", cmd_summary, "RUNS...", "lmbench tables, one row per run (files, dirs, labels, latest)",
+	  "the result files already are JSON", PP_COMP_RUN, NULL, PP_COMP_RUN, NULL, false },
+	{ "ls", cmd_ls, "", "list the saved runs, or those matching", NULL, N, N, false },
+	{ "compare", pp_cmd_compare, "BASE NEW...", "did NEW regress against BASE? verdicts per key (files, dirs, labels, latest)",
+	  NULL, PP_COMP_RUN, NULL, PP_COMP_RUN, NULL, false },
+	{ "report", pp_cmd_report, "RUNS... -o OUT", "one HTML page (or SVG files) of runs: tables, curves, bars, compare",
+	  "a report is HTML or SVG (--format)", PP_COMP_RUN, NULL, PP_COMP_RUN, NULL, false },
+	{ "import", pp_cmd_import, "lmbench FILE... [-o DIR]", "lmbench results files or summaries as perfprobe runs",
+	  "it writes result files, which are JSON", PP_COMP_WORDS, "lmbench", PP_COMP_FILE, NULL, false },
+	{ "export", pp_cmd_export, "RUNS... [-o FILE]", "every result as a flat CSV row (key, unit, value, median, min, max, cv)",
+	  "the result files already are JSON", PP_COMP_RUN, NULL, PP_COMP_RUN, NULL, false },
+	{ "kernel-view", pp_cmd_kernel_view, "status", "which kernel-view backend (perfprobe.ko, BPF) would be used; each probe: how, or why not",
+	  NULL, PP_COMP_WORDS, "status", N, false },
+	{ "kmod", pp_cmd_kmod, "status|check KO", "perfprobe.ko: loaded? what it can do; does KO fit this kernel", NULL,
+	  PP_COMP_WORDS, "status check", PP_COMP_FILE, "*.ko", false },
+	{ "copy", pp_cmd_copy, "", "copy_from/to_user bandwidth beside memcpy (perfprobe.ko)", NULL, N, N, false },
+	{ "timer", pp_cmd_timer, "", "hrtimer expiry lateness (perfprobe.ko)", NULL, N, N, false },
+	{ "trace", pp_cmd_trace, "-- CMD...", "per-syscall kernel times of a command (perfprobe.ko or BPF)", NULL,
+	  PP_COMP_PROGRAM, NULL, N, false },
+	{ "netserver", pp_cmd_netserver, "", "serve the net benchmarks' tests",
+	  "a server prints no document", N, N, false },
+	{ "help", cmd_help, "[COMMAND]", "this text, or a command's usage, options and example", "help is text",
+	  PP_COMP_CMD, NULL, N, false },
+	{ "version", cmd_version, "", "print the version", NULL, N, N, false },
+	{ "gen-options", pp_cmd_gen_options, "WHAT", "the generated parts of the docs and completion (make options)",
+	  "it prints reST and shell", N, N, true },
 };
 
-enum {
-	OPT_RESULTS_DIR = 256,
-	OPT_NO_SAVE,
-	OPT_TMPDIR,
-	OPT_LABEL,
-	OPT_NOISE,
-	OPT_KERNEL_VIEW,
-	OPT_FULL,
-	OPT_VERSION,
-	OPT_QUIET,
-};
+#undef N
 
-static const struct option long_opts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "repeat", required_argument, NULL, 'r' },
-	{ "cpu", required_argument, NULL, 'c' },
-	{ "quick", no_argument, NULL, 'q' },
-	{ "full", no_argument, NULL, OPT_FULL },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "results-dir", required_argument, NULL, OPT_RESULTS_DIR },
-	{ "no-save", no_argument, NULL, OPT_NO_SAVE },
-	{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "noise", required_argument, NULL, OPT_NOISE },
-	{ "kernel-view", required_argument, NULL, OPT_KERNEL_VIEW },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ NULL, 0, NULL, 0 }
-};
+const unsigned int pp_ncommands = ARRAY_SIZE(pp_commands);
 
 static void usage(FILE *f)
 {
 	unsigned int i;
 
 	fprintf(f, "usage: perfprobe [OPTIONS] COMMAND [ARGS]\n\ncommands:\n");
-	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		fprintf(f, "  %-9s %-16s %s\n", cmds[i].name, cmds[i].args, cmds[i].help);
+	for (i = 0; i < pp_ncommands; i++)
+		if (!pp_commands[i].hidden)
+			fprintf(f, "  %-11s %s\n", pp_commands[i].name, pp_commands[i].help);
+	fprintf(f, "\noptions (anywhere up to '--'; a command's own: perfprobe help COMMAND):\n");
+	pp_options_print(f, NULL);
 	fprintf(f,
-		"\noptions:\n"
-		"  --json            stdout is one JSON document (progress stays on stderr)\n"
-		"  -o, --output FILE also write the results to FILE (atomically)\n"
-		"  -r, --repeat N    samples per result (default %d, the median is reported)\n"
-		"  -c, --cpu N       pin the benchmarks and their children to CPU N\n"
-		"  -q, --quick       short runs for smoke tests\n"
-		"      --full        long runs for publication\n"
-		"      --noise PCT   mark results whose CV exceeds PCT%% (default %.0f)\n"
-		"      --results-dir DIR  where runs are saved (default ~/.local/share/perfprobe/results)\n"
-		"      --no-save     do not save the run under the results directory\n"
-		"      --tmpdir DIR  where temporary files go (default $TMPDIR or /tmp)\n"
-		"      --label NAME  name the run (default: the kernel release) for ls, summary, compare\n"
-		"      --kernel-view auto|kmod|bpf|off  the kernel's figures for each result, from\n"
-		"                    perfprobe.ko or BPF (default auto: the module if loaded, else BPF)\n"
-		"  -v, --verbose     more detail: every result with its spread\n"
-		"      --quiet       no progress on stderr (errors and notes still; -q is --quick)\n"
-		"  -h, --help        this text;  --version  the version\n"
 		"\nexit codes: 0 all ran, 1 failure, 2 usage error, 3 bad result file,\n"
-		"            4 some benchmarks skipped (the rest ran)\n",
-		DEFAULT_SAMPLES, DEFAULT_NOISE_PCT);
+		"            4 some benchmarks skipped (the rest ran); compare: 5 a regression,\n"
+		"            6 not comparable (--strict); 129, 130, 143: run stopped by SIGHUP,\n"
+		"            SIGINT, SIGTERM (the results so far kept)\n");
 }
 
 static int check_cpu(const char *arg, int *cpu)
@@ -166,69 +127,68 @@ struct parse_state {
 };
 
 /* One global option; 0 or PP_EXIT_USAGE. */
-static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
-		      char **argv)
+static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c)
 {
 	uint64_t v;
 	double d;
 
 	switch (c) {
-	case 'j':
+	case PP_OPT_JSON:
 		cli->json = true;
 		break;
-	case 'o':
+	case PP_OPT_OUTPUT:
 		if (!*optarg)
 			return pp_usage_err("-o: empty file name");
 		cli->out = optarg;
 		break;
-	case 'r':
+	case PP_OPT_REPEAT:
 		if (pp_parse_u64(optarg, 1, PP_MAX_SAMPLES, &v))
 			return pp_usage_err("--repeat: '%s' is not a number from 1 to %d",
 					 optarg, PP_MAX_SAMPLES);
 		cli->opts.samples = (unsigned int)v;
 		cli->repeat_set = true;
 		break;
-	case 'c':
+	case PP_OPT_CPU:
 		return check_cpu(optarg, &cli->opts.pin_cpu);
-	case 'q':
+	case PP_OPT_QUICK:
 		ps->quick = true;
 		break;
-	case OPT_FULL:
+	case PP_OPT_FULL:
 		ps->full = true;
 		break;
-	case OPT_QUIET:
+	case PP_OPT_QUIET:
 		cli->opts.quiet = true;
 		break;
-	case 'v':
+	case PP_OPT_VERBOSE:
 		pp_set_verbosity(pp_verbosity() + 1);
 		break;
-	case 'h':
+	case PP_OPT_HELP:
 		cli->help = true;
 		break;
-	case OPT_VERSION:
+	case PP_OPT_VERSION:
 		cli->version = true;
 		break;
-	case OPT_RESULTS_DIR:
+	case PP_OPT_RESULTS_DIR:
 		if (!*optarg)
 			return pp_usage_err("--results-dir: empty directory name");
 		cli->results_dir = optarg;
 		break;
-	case OPT_NO_SAVE:
+	case PP_OPT_NO_SAVE:
 		cli->no_save = true;
 		break;
-	case OPT_TMPDIR:
+	case PP_OPT_TMPDIR:
 		if (access(optarg, W_OK | X_OK))
 			return pp_usage_err("--tmpdir: '%s' is not a writable directory",
 					 optarg);
 		cli->opts.tmpdir = optarg;
 		break;
-	case OPT_LABEL:
+	case PP_OPT_LABEL:
 		if (!pp_label_valid(optarg))
 			return pp_usage_err("--label: '%s': 1 to 63 letters, digits or . _ + - (not 'latest')",
 					 optarg);
 		cli->label = optarg;
 		break;
-	case OPT_KERNEL_VIEW: {
+	case PP_OPT_KERNEL_VIEW: {
 		enum pp_kv_mode m;
 
 		if (pp_kview_mode_parse(optarg, &m))
@@ -236,89 +196,150 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c,
 		cli->kview_mode = m;
 		break;
 	}
-	case OPT_NOISE:
+	case PP_OPT_NOISE:
 		if (pp_parse_double(optarg, 0.01, 1000, &d))
 			return pp_usage_err("--noise: '%s' is not a percentage", optarg);
 		cli->opts.noise_pct = d;
 		break;
-	case ':':
-		return pp_usage_err("option '%s' needs a value", argv[optind - 1]);
 	default:
-		if (optopt)
-			return pp_usage_err("unknown option '-%c'", optopt);
-		return pp_usage_err("unknown option '%s'", argv[optind - 1]);
+		return pp_usage_err("option id %d has no case in global_opt()", c);
 	}
 	return 0;
-}
-
-static const struct cmd *find_cmd(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (!strcmp(cmds[i].name, name))
-			return &cmds[i];
-	return NULL;
-}
-
-/* The global options plus those of the command, for getopt_long(). */
-static void merge_opts(const struct pp_cmd_opts *co, char *shortopts,
-		       size_t size, struct option *lo, size_t nlo)
-{
-	size_t n = 0, i;
-
-	snprintf(shortopts, size, ":jo:r:c:qvh%s", co ? co->shortopts : "");
-	for (i = 0; long_opts[i].name && n + 1 < nlo; i++)
-		lo[n++] = long_opts[i];
-	for (i = 0; co && co->longopts[i].name && n + 1 < nlo; i++)
-		lo[n++] = co->longopts[i];
-	memset(&lo[n], 0, sizeof(lo[n]));
-}
-
-static bool is_cmd_opt(const struct pp_cmd_opts *co, int c)
-{
-	unsigned int i;
-
-	for (i = 0; co && co->longopts[i].name; i++)
-		if (co->longopts[i].val == c)
-			return true;
-	return false;
 }
 
 /*
- * Options after the command word: the global ones and the command's own,
- * anywhere (argv[0] is the command word).
+ * getopt_long()'s tables for the options after CMD's word (NULL: before
+ * any command word), from pp_options[]: the global ones, but for those a
+ * command's own option of the same long name shadows, and the command's
+ * own.  getopt gives a long option as PP_OPT_VAL + its index, a short
+ * one as its letter.
  */
-static int parse_cmd_line(struct pp_cli *cli, struct parse_state *ps,
-			  const struct cmd *cmd, int argc, char **argv)
+#define PP_OPT_VAL	0x10000
+
+struct opt_tables {
+	char *so;
+	struct option *lo;
+};
+
+static bool opt_applies(const struct pp_option *o, const char *cmd)
 {
-	const struct pp_cmd_opts *co = cmd ? cmd->opts : NULL;
-	struct option lo[64];
-	char so[64];
+	if (!o->cmd)
+		return pp_option_find(cmd, o->name, 0) == o;
+	return cmd && !strcmp(o->cmd, cmd);
+}
+
+static int build_tables(const char *cmd, struct opt_tables *t)
+{
+	unsigned int i, n = 0;
+	char *p;
+
+	t->so = calloc(3 * pp_noptions + 3, 1);
+	t->lo = calloc(pp_noptions + 1, sizeof(*t->lo));
+	if (!t->so || !t->lo) {
+		free(t->so);
+		free(t->lo);
+		pp_err("out of memory");
+		return PP_EXIT_FAIL;
+	}
+	p = t->so;
+	if (!cmd)
+		*p++ = '+';	/* stop at the command word */
+	*p++ = ':';
+	for (i = 0; i < pp_noptions; i++) {
+		const struct pp_option *o = &pp_options[i];
+
+		if (!opt_applies(o, cmd))
+			continue;
+		t->lo[n].name = o->name;
+		t->lo[n].has_arg = o->metavar ? required_argument : no_argument;
+		t->lo[n++].val = PP_OPT_VAL + (int)i;
+		if (o->letter) {
+			*p++ = o->letter;
+			if (o->metavar)
+				*p++ = ':';
+		}
+	}
+	return 0;
+}
+
+static void free_tables(struct opt_tables *t)
+{
+	free(t->so);
+	free(t->lo);
+}
+
+/* The command's options of the last parse: one buffer, grown as needed. */
+static struct pp_cli_opt *copts_buf;
+static size_t copts_cap;
+
+static int add_copt(struct pp_cli *cli, int id, const char *arg)
+{
+	if ((size_t)cli->ncopts == copts_cap) {
+		size_t cap = copts_cap ? 2 * copts_cap : 16;
+		struct pp_cli_opt *p = realloc(copts_buf, cap * sizeof(*p));
+
+		if (!p) {
+			pp_err("out of memory");
+			return PP_EXIT_FAIL;
+		}
+		copts_buf = p;
+		copts_cap = cap;
+	}
+	cli->copts = copts_buf;
+	cli->copts[cli->ncopts].val = id;
+	cli->copts[cli->ncopts++].arg = arg;
+	return 0;
+}
+
+/*
+ * The options up to the command word (cmd NULL) or after it (argv[0] is
+ * the word): each global one to global_opt(), each of the command's own
+ * to cli->copts[].
+ */
+static int parse_opts(struct pp_cli *cli, struct parse_state *ps,
+		      const char *cmd, int argc, char **argv)
+{
+	const struct pp_option *o;
+	struct opt_tables t;
 	int c, ret;
 
-	merge_opts(co, so, sizeof(so), lo, ARRAY_SIZE(lo));
-	optind = 0;
-	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-		if (is_cmd_opt(co, c) && cli->ncopts < PP_CLI_MAX_COPTS) {
-			cli->copts[cli->ncopts].val = c;
-			cli->copts[cli->ncopts++].arg = optarg;
-			continue;
+	ret = build_tables(cmd, &t);
+	if (ret)
+		return ret;
+	optind = 0;	/* 0: a full reset of glibc's getopt state */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, t.so, t.lo, NULL)) != -1) {
+		if (c == ':') {
+			ret = pp_usage_err("%s%soption '%s' needs a value", cmd ? cmd : "",
+					   cmd ? ": " : "", argv[optind - 1]);
+			break;
 		}
-		ret = global_opt(cli, ps, c, argv);
+		if (c == '?') {
+			if (optopt && optopt < PP_OPT_VAL)
+				ret = pp_usage_err("%s%sunknown option '-%c'", cmd ? cmd : "",
+						   cmd ? ": " : "", optopt);
+			else
+				ret = pp_usage_err("%s%sunknown option '%s'", cmd ? cmd : "",
+						   cmd ? ": " : "", argv[optind - 1]);
+			break;
+		}
+		o = c >= PP_OPT_VAL ? &pp_options[c - PP_OPT_VAL] : pp_option_find(cmd, NULL, (char)c);
+		if (!o) {	/* not in the table: cannot happen */
+			ret = pp_usage_err("unknown option '-%c'", c);
+			break;
+		}
+		ret = o->cmd ? add_copt(cli, o->id, optarg) : global_opt(cli, ps, o->id);
 		if (ret)
-			return ret;
+			break;
 	}
-	cli->cmd = argv[0];
-	cli->args = argv + optind;
-	cli->nargs = argc - optind;
-	return 0;
+	free_tables(&t);
+	return ret;
 }
 
 int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 {
 	struct parse_state ps = { false, false };
-	int c, ret;
+	int ret;
 
 	memset(cli, 0, sizeof(*cli));
 	cli->opts.samples = DEFAULT_SAMPLES;
@@ -328,21 +349,19 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 	cli->argc = argc;
 	cli->argv = argv;
 
-	/* Up to the command word ('+'), then the rest knowing the command. */
-	optind = 0;	/* 0: a full reset of glibc's getopt state */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:jo:r:c:qvh", long_opts, NULL)) != -1) {
-		ret = global_opt(cli, &ps, c, argv);
-		if (ret)
-			return ret;
-	}
+	/* Up to the command word, then the rest knowing the command. */
+	ret = parse_opts(cli, &ps, NULL, argc, argv);
+	if (ret)
+		return ret;
 	if (optind < argc) {
 		int first = optind;
 
-		ret = parse_cmd_line(cli, &ps, find_cmd(argv[first]), argc - first,
-				     argv + first);
+		ret = parse_opts(cli, &ps, argv[first], argc - first, argv + first);
 		if (ret)
 			return ret;
+		cli->cmd = argv[first];
+		cli->args = argv + first + optind;
+		cli->nargs = argc - first - optind;
 	}
 	if (ps.quick && ps.full)
 		return pp_usage_err("--quick and --full exclude each other");
@@ -608,14 +627,17 @@ static int cmd_ls(struct pp_cli *cli, int argc, char **argv)
 	int c, ret;
 
 	(void)argv;
-	if (cli->label && !pp_label_valid(cli->label))
-		return PP_EXIT_USAGE;
+	/* after the word ls, --label is ls's own; before it, it names a run */
+	if (cli->label)
+		return pp_usage_err("ls: --label before ls names a run, which ls does not make; to filter: perfprobe ls --label GLOB");
 	if (argc)
-		return pp_usage_err("ls: takes no arguments (--kernel K and --label L filter)");
-	for (c = 0; c < cli->ncopts; c++)
-		kernel = cli->copts[c].arg;
-	/* --label is a global option: for ls it is the filter */
-	label = cli->label;
+		return pp_usage_err("ls: takes no arguments (--kernel GLOB and --label GLOB filter)");
+	for (c = 0; c < cli->ncopts; c++) {
+		if (cli->copts[c].val == 'k')
+			kernel = cli->copts[c].arg;
+		else if (cli->copts[c].val == PP_OPT_LS_LABEL)
+			label = cli->copts[c].arg;
+	}
 	if (cli->results_dir)
 		pp_strlcpy(dir, cli->results_dir, sizeof(dir));
 	else if (pp_results_default_dir(dir, sizeof(dir)))
@@ -665,7 +687,7 @@ static int cmd_help(struct pp_cli *cli, int argc, char **argv)
 	if (argc > 1)
 		return pp_usage_err("help: one command at a time");
 	if (argc == 1) {
-		if (!find_cmd(argv[0]))
+		if (!pp_command_find(argv[0]))
 			return pp_usage_err("help: unknown command '%s'", argv[0]);
 		return pp_cmd_help_text(argv[0], stdout) ? PP_EXIT_FAIL : 0;
 	}
@@ -685,7 +707,7 @@ static int cmd_version(struct pp_cli *cli, int argc, char **argv)
 
 int pp_main(int argc, char **argv)
 {
-	const struct cmd *cmd;
+	const struct pp_command *cmd;
 	struct pp_cli cli;
 	int ret;
 
@@ -694,7 +716,7 @@ int pp_main(int argc, char **argv)
 		return ret;
 	if (cli.version)
 		return cmd_version(&cli, 0, NULL);
-	cmd = cli.cmd ? find_cmd(cli.cmd) : NULL;
+	cmd = cli.cmd ? pp_command_find(cli.cmd) : NULL;
 	if (cli.help && cmd)		/* perfprobe COMMAND --help */
 		return pp_cmd_help_text(cmd->name, stdout) ? PP_EXIT_FAIL : 0;
 	if (cli.help || !cli.cmd) {

@@ -9,17 +9,10 @@
 #include "exitcode.h"
 #include "harness.h"
 
-/* Options of one command (cmds[] in cli.c), accepted after its name. */
-struct pp_cmd_opts {
-	const char *shortopts;		/* getopt letters, without ':' prefix */
-	const struct option *longopts;	/* NULL-name terminated */
-};
-
-#define PP_CLI_MAX_COPTS	16
-
+/* A command's own option as given (options.c: its id), in order. */
 struct pp_cli_opt {
-	int val;			/* getopt_long()'s return value */
-	const char *arg;		/* optarg, or NULL */
+	int val;			/* the option's id in pp_options[] */
+	const char *arg;		/* its value, or NULL */
 };
 
 struct pp_cli {
@@ -36,16 +29,17 @@ struct pp_cli {
 	const char *cmd;
 	char **args;
 	int nargs;
-	struct pp_cli_opt copts[PP_CLI_MAX_COPTS];	/* the command's options */
-	int ncopts;
+	struct pp_cli_opt *copts;	/* the command's own options, as many */
+	int ncopts;			/* as given; valid until the next parse */
 	int kview_mode;		/* enum pp_kv_mode, --kernel-view */
 	int argc;		/* the whole command line, for the results */
 	char **argv;
 };
 
 /*
- * Parse the global options (anywhere on the line) and the command.
- * Returns 0, or PP_EXIT_USAGE after one line on stderr.
+ * Parse the global options (anywhere on the line, up to "--") and the
+ * command's own (after its word; options.c).  Returns 0, or
+ * PP_EXIT_USAGE after one line on stderr.
  */
 int pp_cli_parse(int argc, char **argv, struct pp_cli *cli);
 

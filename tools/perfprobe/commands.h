@@ -23,15 +23,7 @@ int pp_cmd_import(struct pp_cli *cli, int argc, char **argv);
 int pp_cmd_export(struct pp_cli *cli, int argc, char **argv);
 /* perfprobe report [--format html|svg] RUNS... -o OUT (report/reportcmd.c) */
 int pp_cmd_report(struct pp_cli *cli, int argc, char **argv);
-/* perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] [--quiet] */
+/* perfprobe netserver [--bind ADDR]... [--port N] [--max-tests N] */
 int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv);
-
-extern const struct pp_cmd_opts pp_copy_opts;
-extern const struct pp_cmd_opts pp_compare_opts;
-extern const struct pp_cmd_opts pp_timer_opts;
-extern const struct pp_cmd_opts pp_trace_opts;
-extern const struct pp_cmd_opts pp_netserver_opts;
-extern const struct pp_cmd_opts pp_export_opts;
-extern const struct pp_cmd_opts pp_report_opts;
 
 #endif /* PP_COMMANDS_H */

@@ -9,130 +9,113 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "util.h"
 
+/*
+ * What a command is about and an example; its usage line and its options
+ * come from the tables (pp_commands[] in cli.c, pp_options[] in options.c).
+ */
 static const struct {
 	const char *name;
-	const char *text;
+	const char *about;
+	const char *example;
 } helps[] = {
 	{ "list",
-	  "usage: perfprobe [-v] [--json] list [GROUP]\n\n"
 	  "Every benchmark, one line each: name, group, what it measures; \"(by name)\"\n"
 	  "marks those `run` with no names leaves out.  -v adds every result key it\n"
-	  "can produce with unit, direction and description.\n\n"
-	  "example:\n  perfprobe list ipc\n" },
+	  "can produce with unit, direction and description.",
+	  "perfprobe list ipc" },
 	{ "run",
-	  "usage: perfprobe [OPTIONS] run [NAME|GROUP...]\n\n"
 	  "Run benchmarks by name or group; with none, the LMBench set (the groups\n"
 	  "proc ctx ipc fsvm bw mem ops).  The others (stream, crypto, net, storage)\n"
 	  "run when named.  The run is printed, saved under the results directory\n"
 	  "and with -o also written to a file.  Options: the global ones\n"
 	  "(perfprobe help): --quick/--full, -r N, --cpu N, --label, --json, -o,\n"
-	  "--kernel-view, --no-save.\n\n"
-	  "example:\n  perfprobe --cpu 1 --label 6.1 run proc ipc\n" },
+	  "--kernel-view, --no-save.",
+	  "perfprobe --cpu 1 --label 6.1 run proc ipc" },
 	{ "syscall",
-	  "usage: perfprobe [OPTIONS] syscall\n\n"
 	  "The Processor, Processes table (group proc), with the kernel view of\n"
-	  "each system call when perfprobe.ko is loaded or BPF is allowed.\n\n"
-	  "example:\n  insmod kmod/perfprobe.ko && perfprobe syscall\n" },
+	  "each system call when perfprobe.ko is loaded or BPF is allowed.",
+	  "insmod kmod/perfprobe.ko && perfprobe syscall" },
 	{ "summary",
-	  "usage: perfprobe [-v] summary RUNS...\n\n"
 	  "lmbench's summary tables, one row per run.  RUNS: result files,\n"
-	  "directories, labels, or latest.  --json is refused: the files are JSON.\n\n"
-	  "example:\n  perfprobe summary 6.1 6.12\n" },
+	  "directories, labels, or latest.  --json is refused: the files are JSON.",
+	  "perfprobe summary 6.1 6.12" },
 	{ "ls",
-	  "usage: perfprobe [--json] ls [--kernel GLOB] [--label GLOB]\n\n"
-	  "The saved runs: date, label, kernel, mode, pinning, results, file.\n\n"
-	  "  -k, --kernel GLOB  only runs of kernels matching GLOB\n"
-	  "      --label GLOB   only runs labelled so\n\n"
-	  "example:\n  perfprobe ls --kernel '6.12*'\n" },
+	  "The saved runs: date, label, kernel, mode, pinning, results, file.\n"
+	  "--label after ls filters; before it, it would name a run.",
+	  "perfprobe ls --label '6.*'" },
 	{ "compare",
-	  "usage: perfprobe [--json] compare [OPTIONS] BASE NEW [NEW...]\n\n"
 	  "Per key: the change of NEW against BASE with its 95% interval and a\n"
-	  "verdict; exit 5 on a regression, 6 with --strict when not comparable.\n\n"
-	  "  -t, --threshold PCT  a real change (default 5)\n"
-	  "  -N, --run-noise PCT  run-to-run variation assumed with one run a side (4)\n"
-	  "  -s, --sort           regressions first, the worst first\n"
-	  "  -S, --strict         runs that differ in what changes figures: exit 6\n"
-	  "  -F, --fail-on GLOB   only these keys fail the run (repeatable)\n"
-	  "  -I, --ignore GLOB    leave these keys out (repeatable)\n"
-	  "  -f, --format F       text, json, junit, ktap, lava, kcidb\n\n"
-	  "example:\n  perfprobe compare --sort 6.1 6.12\n" },
+	  "verdict; exit 5 on a regression, 6 with --strict when not comparable.",
+	  "perfprobe compare --sort 6.1 6.12" },
 	{ "report",
-	  "usage: perfprobe report [--format html|svg] RUNS... -o OUT\n\n"
 	  "One self-contained HTML page of the runs (no script, nothing fetched):\n"
 	  "tables, the memory-latency curve, bars with spread, compare against the\n"
-	  "first run; perfprobe-timer documents add the lateness chart.\n\n"
-	  "  -f, --format svg  the charts as SVG files in the directory OUT\n\n"
-	  "example:\n  perfprobe report 6.1 6.12 -o report.html\n" },
+	  "first run; perfprobe-timer documents add the lateness chart.",
+	  "perfprobe report 6.1 6.12 -o report.html" },
 	{ "import",
-	  "usage: perfprobe [-v] import lmbench FILE... [-o DIR]\n\n"
 	  "lmbench raw results files and summaries as perfprobe runs (one document a\n"
-	  "run, in the results directory or DIR); -v lists what had no key.\n\n"
-	  "example:\n  perfprobe import lmbench results/x86_64-linux-gnu/host.0\n" },
+	  "run, in the results directory or DIR); -v lists what had no key.",
+	  "perfprobe import lmbench results/x86_64-linux-gnu/host.0" },
 	{ "export",
-	  "usage: perfprobe export --csv RUNS... [-o FILE]\n\n"
 	  "Every result as one CSV row: label, release, date, host, key, unit, value,\n"
-	  "median, min, max, mean, cv_pct, n, noisy.\n\n"
-	  "example:\n  perfprobe export --csv latest > latest.csv\n" },
+	  "median, min, max, mean, cv_pct, n, noisy.",
+	  "perfprobe export --csv latest > latest.csv" },
 	{ "kernel-view",
-	  "usage: perfprobe [--json] kernel-view status\n\n"
 	  "Which backend of the kernel view would be used here (perfprobe.ko, else\n"
-	  "BPF), and for each every probe group: how it attaches or why not.\n\n"
-	  "example:\n  perfprobe kernel-view status\n" },
+	  "BPF), and for each every probe group: how it attaches or why not.",
+	  "perfprobe kernel-view status" },
 	{ "kmod",
-	  "usage: perfprobe [--json] kmod status | kmod check KO\n\n"
 	  "status: perfprobe.ko loaded? its ABI, clocksource and probes.  check: does\n"
-	  "the module file KO fit the running kernel (vermagic, ABI)?\n\n"
-	  "example:\n  perfprobe kmod check kmod/perfprobe.ko\n" },
+	  "the module file KO fit the running kernel (vermagic, ABI)?",
+	  "perfprobe kmod check kmod/perfprobe.ko" },
 	{ "copy",
-	  "usage: perfprobe [OPTIONS] copy [-d DIRS] [-s SIZES] [-a ALIGNS]\n\n"
 	  "copy_from_user, copy_to_user and clear_user bandwidth inside the kernel\n"
-	  "(perfprobe.ko) beside memcpy of the same buffer, data verified.\n\n"
-	  "  -d, --dir in,out,clear   directions (default all)\n"
-	  "  -s, --sizes LIST         copy sizes, e.g. 64,4k,1m\n"
-	  "  -a, --align LIST         user buffer offsets, e.g. 0,7\n\n"
-	  "example:\n  perfprobe copy --sizes 4k,64k --align 0,7\n" },
+	  "(perfprobe.ko) beside memcpy of the same buffer, data verified.",
+	  "perfprobe copy --sizes 4k,64k --align 0,7" },
 	{ "timer",
-	  "usage: perfprobe [--json] timer [-p NS] [-n N]\n\n"
-	  "How late an hrtimer fires (perfprobe.ko): min, mean, max, log2 histogram.\n\n"
-	  "  -p, --period NS   between expiries (default 100000)\n"
-	  "  -n, --count N     expiries (default 1000)\n\n"
-	  "example:\n  perfprobe timer --period 50000 --count 2000\n" },
+	  "How late an hrtimer fires (perfprobe.ko): min, mean, max, log2 histogram.",
+	  "perfprobe timer --period 50000 --count 2000" },
 	{ "trace",
-	  "usage: perfprobe [--json] trace [-H] [--all] -- COMMAND [ARGS]\n\n"
 	  "Per-syscall kernel times and page faults of a command, from perfprobe.ko\n"
-	  "or BPF (--kernel-view).\n\n"
-	  "  -H         histograms under the syscalls\n"
-	  "      --all  also the copy and fault-time probes (their cost then lands\n"
-	  "             in the syscall times)\n\n"
-	  "example:\n  perfprobe trace -- ls /\n" },
+	  "or BPF (--kernel-view).",
+	  "perfprobe trace -- ls /" },
 	{ "netserver",
-	  "usage: perfprobe netserver [-b ADDR]... [-p PORT] [-m N] [-q]\n\n"
-	  "The far end of the net benchmarks.  Its options are its own: the global\n"
-	  "options end at the word netserver.\n\n"
-	  "  -b, --bind ADDR      listen on ADDR (numeric IPv4 or IPv6; repeatable);\n"
-	  "                       default 127.0.0.1 and ::1 (the loopback only)\n"
-	  "  -p, --port N         control port (default 12866); data ports are ephemeral\n"
-	  "  -m, --max-tests N    tests served at once\n"
-	  "  -q, --quiet          log only problems\n\n"
-	  "example:\n  perfprobe netserver --bind 192.0.2.2\n" },
+	  "The far end of the net benchmarks.  --quiet: log only problems\n"
+	  "(-q is --quick, as everywhere).",
+	  "perfprobe netserver --bind 192.0.2.2" },
 	{ "help",
-	  "usage: perfprobe help [COMMAND]\n\n"
-	  "The commands and global options, or one command's usage and options.\n\n"
-	  "example:\n  perfprobe help compare\n" },
+	  "The commands and global options, or one command's usage and options.",
+	  "perfprobe help compare" },
 	{ "version",
-	  "usage: perfprobe [--json] version\n\nThe version.\n\nexample:\n  perfprobe version\n" },
+	  "The version.",
+	  "perfprobe version" },
 };
 
 int pp_cmd_help_text(const char *cmd, FILE *f)
 {
+	const struct pp_command *c = pp_command_find(cmd);
 	unsigned int i;
 
+	if (!c)
+		return -1;
 	for (i = 0; i < ARRAY_SIZE(helps); i++)
-		if (!strcmp(helps[i].name, cmd)) {
-			fputs(helps[i].text, f);
-			return 0;
-		}
-	return -1;
+		if (!strcmp(helps[i].name, cmd))
+			break;
+	pp_options_synopsis(f, c->name, c->args);
+	fputc('\n', f);
+	if (i < ARRAY_SIZE(helps))
+		fprintf(f, "%s\n\n", helps[i].about);
+	else
+		fprintf(f, "%s.\n\n", c->help);
+	if (pp_options_print(NULL, c->name)) {
+		fprintf(f, "options of %s (the global ones: perfprobe help):\n", c->name);
+		pp_options_print(f, c->name);
+		fputc('\n', f);
+	}
+	if (i < ARRAY_SIZE(helps))
+		fprintf(f, "example:\n  %s\n", helps[i].example);
+	return 0;
 }

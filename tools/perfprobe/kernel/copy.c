@@ -23,15 +23,6 @@
 #define GUARD			64
 #define MAX_ALIGN		(PERFPROBE_COPY_MAX_OFFSET - 1)
 
-static const struct option copy_longopts[] = {
-	{ "dir", required_argument, NULL, 'd' },
-	{ "sizes", required_argument, NULL, 's' },
-	{ "align", required_argument, NULL, 'a' },
-	{ NULL, 0, NULL, 0 }
-};
-
-const struct pp_cmd_opts pp_copy_opts = { "d:s:a:", copy_longopts };
-
 static const char *const dir_names[] = { "in", "out", "clear" };
 
 struct copy_cfg {

@@ -271,14 +271,6 @@ int pp_cmd_kmod(struct pp_cli *cli, int argc, char **argv)
 
 /* --- timer --- */
 
-static const struct option timer_longopts[] = {
-	{ "period", required_argument, NULL, 'p' },
-	{ "count", required_argument, NULL, 'n' },
-	{ NULL, 0, NULL, 0 }
-};
-
-const struct pp_cmd_opts pp_timer_opts = { "p:n:", timer_longopts };
-
 int pp_timer_check(uint64_t period_ns, uint64_t count)
 {
 	if (period_ns < PERFPROBE_TIMER_MIN_PERIOD_NS ||

@@ -29,17 +29,8 @@
 #include "kmodcmd.h"
 #include "ktrace.h"
 #include "kview.h"
+#include "options.h"
 #include "print.h"
-
-enum { OPT_ALL = 0x100 };
-
-static const struct option trace_longopts[] = {
-	{ "hist", no_argument, NULL, 'H' },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ NULL, 0, NULL, 0 }
-};
-
-const struct pp_cmd_opts pp_trace_opts = { "H", trace_longopts };
 
 /* The syscall probes and the cheap ones that do not fire inside them. */
 #define TRACE_KMOD_DEFAULT	(PERFPROBE_CAP_SYSCALL_TRACE | PERFPROBE_CAP_PGFAULT_TP)
@@ -472,7 +463,7 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
 	for (i = 0; i < cli->ncopts; i++) {
 		if (cli->copts[i].val == 'H')
 			o.hist = true;
-		else if (cli->copts[i].val == OPT_ALL)
+		else if (cli->copts[i].val == PP_OPT_TRACE_ALL)
 			o.all = true;
 	}
 	if (argc < 1)

@@ -710,15 +710,6 @@ int pp_netserver_listen(const struct sockaddr *addr, socklen_t len)
 
 /* --- the command --- */
 
-static const struct option ns_opts[] = {
-	{ "bind", required_argument, NULL, 'b' },
-	{ "port", required_argument, NULL, 'p' },
-	{ "max-tests", required_argument, NULL, 'm' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
 static int ns_listen_all(const char **binds, unsigned int nb, int port, int *lfds)
 {
 	struct sockaddr_storage ss;
@@ -747,8 +738,6 @@ static int ns_listen_all(const char **binds, unsigned int nb, int port, int *lfd
 	return (int)n;
 }
 
-const struct pp_cmd_opts pp_netserver_opts = { "b:p:m:qh", ns_opts };
-
 int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv)
 {
 	const char *binds[PP_NETSERVER_MAX_BIND] = { "127.0.0.1", "::1" };
@@ -761,6 +750,11 @@ int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv)
 		pp_err("netserver: unexpected argument '%s'", argv[0]);
 		return PP_EXIT_USAGE;
 	}
+	/* one meaning per letter: -q is --quick everywhere (options.c) */
+	if (cli->opts.quick || cli->opts.full)
+		return pp_usage_err("netserver: --%s has no meaning for a server (to log only problems: --quiet)",
+				    cli->opts.quick ? "quick (-q)" : "full");
+	o.quiet = cli->opts.quiet;
 	for (k = 0; k < cli->ncopts; k++) {
 		const char *arg = cli->copts[k].arg;
 
@@ -783,11 +777,6 @@ int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv)
 			else
 				o.max_tests = (unsigned int)v;
 			break;
-		case 'q':
-			o.quiet = true;
-			break;
-		case 'h':
-			return pp_cmd_help_text("netserver", stdout) ? PP_EXIT_FAIL : 0;
 		}
 	}
 	if (!nb) {

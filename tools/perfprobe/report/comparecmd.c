@@ -29,8 +29,6 @@
 #include "report/runsel.h"
 #include "util.h"
 
-#define CMP_MAX_GLOBS	32
-
 enum cmp_format { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_KTAP, FMT_LAVA, FMT_KCIDB };
 
 struct cmp_opts {
@@ -38,9 +36,9 @@ struct cmp_opts {
 	double run_noise;		/* assumed run-to-run SD, % */
 	bool sort, strict;
 	enum cmp_format format;
-	const char *fail_on[CMP_MAX_GLOBS];
+	const char **fail_on;		/* as many as given */
 	int nfail_on;
-	const char *ignore[CMP_MAX_GLOBS];
+	const char **ignore;
 	int nignore;
 };
 
@@ -61,19 +59,6 @@ struct row {
 	bool fails;		/* a regression that fails the run */
 };
 
-static const struct option compare_longopts[] = {
-	{ "threshold", required_argument, NULL, 't' },
-	{ "sort", no_argument, NULL, 's' },
-	{ "strict", no_argument, NULL, 'S' },
-	{ "fail-on", required_argument, NULL, 'F' },
-	{ "ignore", required_argument, NULL, 'I' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "run-noise", required_argument, NULL, 'N' },
-	{ NULL, 0, NULL, 0 }
-};
-
-const struct pp_cmd_opts pp_compare_opts = { "t:sSF:I:f:N:", compare_longopts };
-
 static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 {
 	static const char *const formats[] = {
@@ -84,27 +69,28 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 	int i;
 
 	memset(o, 0, sizeof(*o));
+	/* no cap: room for every --fail-on and --ignore given */
+	o->fail_on = calloc((size_t)cli->ncopts + 1, sizeof(*o->fail_on));
+	o->ignore = calloc((size_t)cli->ncopts + 1, sizeof(*o->ignore));
+	if (!o->fail_on || !o->ignore) {
+		pp_err("compare: out of memory");
+		return PP_EXIT_FAIL;
+	}
 	o->threshold = PP_CMP_THRESHOLD_PCT;
 	o->run_noise = PP_CMP_RUN_NOISE_PCT;
 	o->format = cli->json ? FMT_JSON : FMT_TEXT;
 	for (i = 0; i < cli->ncopts; i++) {
 		const struct pp_cli_opt *c = &cli->copts[i];
-		char *end;
 
 		switch (c->val) {
 		case 't':
-			errno = 0;
-			o->threshold = strtod(c->arg, &end);
-			if (errno || end == c->arg || *end || !isfinite(o->threshold) ||
+			if (pp_parse_double(c->arg, 0, 100, &o->threshold) ||
 			    o->threshold <= 0 || o->threshold >= 100)
 				return pp_usage_err("compare: --threshold: '%s' is not a percentage between 0 and 100",
 						    c->arg);
 			break;
 		case 'N':
-			errno = 0;
-			o->run_noise = strtod(c->arg, &end);
-			if (errno || end == c->arg || *end || !isfinite(o->run_noise) ||
-			    o->run_noise < 0 || o->run_noise >= 100)
+			if (pp_parse_double(c->arg, 0, 100, &o->run_noise) || o->run_noise >= 100)
 				return pp_usage_err("compare: --run-noise: '%s' is not a percentage from 0 to 100",
 						    c->arg);
 			break;
@@ -116,9 +102,6 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 			break;
 		case 'F':
 		case 'I':
-			if ((c->val == 'F' ? o->nfail_on : o->nignore) >= CMP_MAX_GLOBS)
-				return pp_usage_err("compare: at most %d --fail-on and %d --ignore",
-						    CMP_MAX_GLOBS, CMP_MAX_GLOBS);
 			if (c->val == 'F')
 				o->fail_on[o->nfail_on++] = c->arg;
 			else
@@ -693,18 +676,16 @@ out:
 	return ret ? PP_EXIT_FAIL : 0;
 }
 
-int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv)
+static int compare_sides(struct pp_cli *cli, int argc, char **argv,
+			 const struct cmp_opts *opts)
 {
 	bool regressed = false, differs = false;
-	struct cmp_opts o;
+	const struct cmp_opts o = *opts;
 	struct side *sides;
-	int i, ret;
+	int i, ret = 0;
 
-	ret = parse_opts(cli, &o);
-	if (ret)
-		return ret;
 	if (argc < 2)
-		return pp_usage_err("compare: give a base and at least one new side (result files or directories)");
+		return pp_usage_err("compare: give a base and at least one new side (result files, directories, labels or latest)");
 	if (argc > 2 && o.format != FMT_TEXT && o.format != FMT_JSON)
 		return pp_usage_err("compare: --format junit, ktap, lava and kcidb take one new side");
 	sides = calloc((size_t)argc, sizeof(*sides));
@@ -739,5 +720,18 @@ out:
 	for (i = 0; i < argc; i++)
 		side_free(&sides[i]);
 	free(sides);
+	return ret;
+}
+
+int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv)
+{
+	struct cmp_opts o;
+	int ret;
+
+	ret = parse_opts(cli, &o);
+	if (!ret)
+		ret = compare_sides(cli, argc, argv, &o);
+	free(o.fail_on);
+	free(o.ignore);
 	return ret;
 }

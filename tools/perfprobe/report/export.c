@@ -18,17 +18,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "options.h"
 #include "report/runsel.h"
 #include "util.h"
-
-enum { OPT_CSV = 256 };
-
-static const struct option export_longopts[] = {
-	{ "csv", no_argument, NULL, OPT_CSV },
-	{ NULL, 0, NULL, 0 }
-};
-
-const struct pp_cmd_opts pp_export_opts = { "", export_longopts };
 
 /* A field, quoted when it holds a comma, a quote or a line break. */
 static void csv_str(FILE *f, const char *s, bool last)
@@ -91,7 +83,7 @@ int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
 	int ret, c;
 
 	for (c = 0; c < cli->ncopts; c++)
-		if (cli->copts[c].val == OPT_CSV)
+		if (cli->copts[c].val == PP_OPT_EXPORT_CSV)
 			csv = true;
 	if (!csv)
 		return pp_usage_err("export: say the format: --csv");

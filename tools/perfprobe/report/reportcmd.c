@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +18,7 @@
 #include "report/runsel.h"
 #include "util.h"
 
-enum { OPT_FORMAT = 'f' };
-
-static const struct option report_longopts[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ NULL, 0, NULL, 0 }
-};
-
-const struct pp_cmd_opts pp_report_opts = { "f:", report_longopts };
+enum { OPT_FORMAT = 'f' };	/* its id in options.c */
 
 /* What the arguments name: timer documents, and runs. */
 struct inputs {
