@@ -128,7 +128,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools man uninstall modules_install check-packages kmod kmod-style genl-gen check-spec check check-quick check-build check-layout check-san check-clang check-docs check-cross kernel-ab vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
+.PHONY: bpf-check all tools man options check-options uninstall modules_install check-packages kmod kmod-style genl-gen check-spec check check-quick check-build check-layout check-san check-clang check-docs check-cross kernel-ab vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -282,6 +282,15 @@ kmod-style:
 
 check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview
 
+# The parts of the completion scripts and the docs generated from the
+# option table (tools/perfprobe/options.c): `make options` writes them,
+# check-options fails, naming the file, when one is not current.
+options: tools
+	$(Q)scripts/gen-options.sh $(O)/perfprobe
+
+check-options: tools
+	$(Q)scripts/gen-options.sh --check $(O)/perfprobe
+
 # The tools and the tests' programs built with clang, warnings as errors
 # (build only: the tests run on the gcc builds).
 check-clang:
@@ -426,6 +435,8 @@ help:
 	@echo '               kmod/genl-gen.[ch] not stale or edited'
 	@echo '  check-clang  tools and test programs built with clang, -Werror (build-clang/)'
 	@echo '  check-docs   every Documentation/ reST file through docutils --strict'
+	@echo '  options      the completion and docs parts generated from the option table'
+	@echo '  check-options  fail when one of those is not current (run make options)'
 	@echo '  kmod-style   checkpatch --strict, W=1 and sparse on kmod/'
 	@echo '  vmtest       module tests in a QEMU guest [KDIR=... KERNEL=...]'
 	@echo '  check-kernels  vmtest on Debian 6.12 and 6.12 PREEMPT_RT [CHECK_KERNELS=...]'

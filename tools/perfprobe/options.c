@@ -427,13 +427,15 @@ static void zsh_action(FILE *f, enum pp_comp c, const char *words)
 
 static void zsh_opt(FILE *f, const struct pp_option *o)
 {
+	const char *rep = o->flags & PP_OPT_REPEATABLE ? "*" : "";
+
 	fprintf(f, "\t\t");
-	if (o->letter)
+	if (o->letter && *rep)
+		fprintf(f, "'*'{-%c,--%s}'", o->letter, o->name);
+	else if (o->letter)
 		fprintf(f, "'(-%c --%s)'{-%c,--%s}'", o->letter, o->name, o->letter, o->name);
 	else
-		fprintf(f, "'--%s", o->name);
-	if (o->flags & PP_OPT_REPEATABLE)
-		fprintf(f, "'\\''*'\\''");
+		fprintf(f, "'%s--%s", rep, o->name);
 	fprintf(f, "[");
 	zsh_text(f, o->help, true);
 	fprintf(f, "]");
@@ -507,22 +509,6 @@ static void rst_name(FILE *f, const struct pp_option *o)
 	fprintf(f, "``--%s%s%s``", o->name, sp, mv);
 }
 
-static void rst_help(FILE *f, const struct pp_option *o, const char *indent, bool cap)
-{
-	const char *h = o->help;
-
-	fprintf(f, "%s", indent);
-	if (cap && *h >= 'a' && *h <= 'z')
-		fprintf(f, "%c%s", *h - 'a' + 'A', h + 1);
-	else
-		fprintf(f, "%s", h);
-	if (o->def)
-		fprintf(f, " (default %s)", o->def);
-	if (o->flags & PP_OPT_REPEATABLE)
-		fprintf(f, "; repeatable");
-	fprintf(f, ".\n");
-}
-
 /* Text for reST outside a literal: * and ` escaped, $ and ~ as they are. */
 static void rst_text(FILE *f, const char *s)
 {
@@ -533,11 +519,12 @@ static void rst_text(FILE *f, const char *s)
 	}
 }
 
-static void rst_help_escaped(FILE *f, const struct pp_option *o, bool cap)
+/* An option's help line as a sentence of reST, indented. */
+static void rst_help(FILE *f, const struct pp_option *o, const char *indent, bool cap)
 {
 	const char *h = o->help;
 
-	fprintf(f, "    ");
+	fprintf(f, "%s", indent);
 	if (cap && *h >= 'a' && *h <= 'z') {
 		fputc(*h - 'a' + 'A', f);
 		h++;
@@ -651,9 +638,7 @@ static void gen_man_commands(FILE *f)
 			man_words(f, c->args);
 		}
 		fprintf(f, "\n    ");
-		if (c->help[0] >= 'a' && c->help[0] <= 'z')
-			fprintf(f, "%c", c->help[0] - 'a' + 'A');
-		rst_text(f, c->help + (c->help[0] >= 'a' && c->help[0] <= 'z'));
+		rst_text(f, c->help);
 		fprintf(f, ".\n\n");
 	}
 }
@@ -670,7 +655,7 @@ static void gen_man_options(FILE *f, const char *cmd)
 			continue;
 		man_opt_name(f, o, false);
 		fprintf(f, "\n");
-		rst_help_escaped(f, o, true);
+		rst_help(f, o, "    ", false);
 		fprintf(f, "\n");
 	}
 }
