@@ -7,7 +7,7 @@
 # the exit code by the verdicts); every regression asserted is made by
 # altering a run's samples with jq, by a factor known to be beyond them.
 . "$(dirname "$0")/tap.sh"
-plan 31
+plan 44
 
 A=$T_TMP/a.json
 B=$T_TMP/b.json
@@ -58,10 +58,13 @@ check "... every lat_syscall key is a regression" test "$(grep -c ' regression' 
 ok $? "40% faster: exit 0"
 check "... verdict improvement" sh -c "'$PERFPROBE' compare --json '$S' '$T_TMP/fast.json' |
 	jq -e '.comparisons[0].results | all(.verdict == \"improvement\")'"
-"$PERFPROBE" compare --ignore 'lat_syscall-*' "$S" "$T_TMP/slow.json" >/dev/null
-ok $? "--ignore 'lat_syscall-*': exit 0"
-"$PERFPROBE" compare --fail-on 'lat_sig-*' "$S" "$T_TMP/slow.json" >/dev/null
-ok $? "--fail-on 'lat_sig-*' with only lat_syscall regressions: exit 0"
+"$PERFPROBE" compare --ignore 'lat_syscall-[a-z]*' "$S" "$T_TMP/slow.json" >/dev/null 2>&1
+ok $([ $? -eq 6 ]; echo $?) "--ignore of every key: nothing compared, exit 6 (never a pass)"
+"$PERFPROBE" compare --fail-on 'lat_syscall-null' "$S" "$T_TMP/fast.json" >/dev/null
+ok $? "--fail-on lat_syscall-null, faster: exit 0"
+"$PERFPROBE" compare --fail-on 'lat_sig-*' "$S" "$T_TMP/slow.json" >/dev/null 2>"$T_TMP/e"
+ok $([ $? -eq 6 ] && grep -q "fail-on 'lat_sig-\*' names no key" "$T_TMP/e"; echo $?) \
+	"--fail-on 'lat_sig-*', a glob that names no key: exit 6, said"
 "$PERFPROBE" compare --fail-on 'lat_syscall-null' "$S" "$T_TMP/slow.json" >/dev/null
 ok $([ $? -eq 5 ]; echo $?) "--fail-on lat_syscall-null: exit 5"
 "$PERFPROBE" compare --sort "$S" "$T_TMP/slow.json" "$T_TMP/fast.json" >"$T_TMP/two.txt"
@@ -81,7 +84,8 @@ jq '(.results[] | select(.key == "lat_syscall-null")) |=
 	 .samples |= map(. * $f) | .value *= $f |
 	 .stats |= (.median *= $f | .min *= $f | .max *= $f | .mean *= $f | .stddev *= $f))' \
 	"$A" >"$T_TMP/slowed.json"
-"$PERFPROBE" compare --json "$A" "$T_TMP/slowed.json" >"$T_TMP/slowed.cmp"
+# (--strict: a key the harness flagged on a loaded machine gates too.)
+"$PERFPROBE" compare --strict --json "$A" "$T_TMP/slowed.json" >"$T_TMP/slowed.cmp"
 rc=$?
 ok $([ $rc -eq 5 ]; echo $?) "one key of a real run slowed 2x beyond its spread: exit 5 (got $rc)"
 check "... lat_syscall-null a regression that fails ($(jq -r '.comparisons[0].results[] | select(.key == "lat_syscall-null") | "\(.change_pct | round)% [\(.lo_pct | round)..\(.hi_pct | round)]"' "$T_TMP/slowed.cmp"))" \
@@ -97,6 +101,60 @@ ok $? "another host: a warning, still exit 0"
 check "... the warning names the fact" grep -q "^warning: hostname differs: base '.*', new 'elsewhere'" "$T_TMP/other.txt"
 "$PERFPROBE" compare --strict "$A" "$T_TMP/other.json" >/dev/null
 ok $([ $? -eq 6 ]; echo $?) "--strict: exit 6 (not comparable)"
+
+# Fail closed.  An empty new side, a failed benchmark, an interrupted
+# run: warned in every format, never a pass where data is missing.
+jq '.results = [] | .failed = [{"name": "lat_syscall", "reason": "it broke"}]' "$S" >"$T_TMP/failed.json"
+"$PERFPROBE" compare "$S" "$T_TMP/failed.json" >"$T_TMP/f.txt" 2>"$T_TMP/e"
+ok $([ $? -eq 6 ] && grep -q "not comparable: no key" "$T_TMP/e"; echo $?) \
+	"a new side with no result: exit 6 and said, even without --strict"
+check "... each key a warning naming the failure" sh -c \
+	"[ \$(grep -c '^warning: lat_syscall-[a-z]*: not compared, new: lat_syscall failed: it broke' '$T_TMP/f.txt') -ge 6 ]"
+"$PERFPROBE" compare --format junit "$S" "$T_TMP/failed.json" >"$T_TMP/fj.xml" 2>/dev/null
+check "... JUnit: an error per key and the suite's own, none passing" python3 -c "
+import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find('testsuite')
+cases = s.findall('testcase')
+errs = [c for c in cases if c.find('error') is not None]
+assert len(cases) >= 7 and len(errs) == len(cases) == int(s.get('errors')), (len(cases), len(errs))
+assert any('it broke' in c.find('error').get('message') for c in errs)
+" "$T_TMP/fj.xml"
+"$PERFPROBE" compare --format ktap "$S" "$T_TMP/failed.json" 2>/dev/null >"$T_TMP/fk.tap"
+check "... KTAP: every result 'not ok' with its reason" python3 -c "
+import sys
+res = [l for l in open(sys.argv[1]).read().splitlines()[2:] if not l.startswith('#')]
+assert len(res) >= 7 and all(l.startswith('not ok ') and ' # ' in l for l in res), res
+" "$T_TMP/fk.tap"
+"$PERFPROBE" compare --format kcidb "$S" "$T_TMP/failed.json" 2>/dev/null >"$T_TMP/fc.json"
+check "... KCIDB: every test ERROR with the reason; LAVA: every case fail" sh -c "
+	jq -e '[.tests[] | select(.status == \"ERROR\" and (.misc.reason | test(\"it broke\")))] | length >= 6' '$T_TMP/fc.json' >/dev/null &&
+	'$PERFPROBE' compare --format lava '$S' '$T_TMP/failed.json' 2>/dev/null | grep -c -- '--result fail' | grep -qx '[6-9]'"
+# one benchmark missing from a run stopped by a signal
+jq '.interrupted = true | .results |= map(select(.key != "lat_syscall-open"))' "$S" >"$T_TMP/intr.json"
+"$PERFPROBE" compare "$S" "$T_TMP/intr.json" >"$T_TMP/i.txt" 2>&1
+ok $? "an interrupted new side, the rest the same: exit 0 without --strict"
+check "... warned: the run interrupted, the key it lacks and why" sh -c \
+	"grep -q 'was interrupted: its results are partial' '$T_TMP/i.txt' &&
+	 grep -q 'lat_syscall-open: not compared, new: the run was interrupted before it' '$T_TMP/i.txt'"
+"$PERFPROBE" compare --strict "$S" "$T_TMP/intr.json" >/dev/null 2>&1
+ok $([ $? -eq 6 ]; echo $?) "... --strict: exit 6"
+"$PERFPROBE" compare --fail-on 'lat_syscall-open' "$S" "$T_TMP/intr.json" >/dev/null 2>&1
+ok $([ $? -eq 6 ]; echo $?) "... --fail-on naming the key it lacks: exit 6"
+
+# Contention is not a regression: the harness named another process that
+# took the CPU while a key was sampled; its regression does not gate
+# unless --strict asks.
+jq '.info = [{"name": "lat_syscall-null-samples",
+	"text": "the first 5 spread 30.0%: 15 taken, the quietest 5 consecutive kept; CPU taken meanwhile by make (pid 7, 40% of a CPU)"}]' \
+	"$T_TMP/slow.json" >"$T_TMP/hog.json"
+"$PERFPROBE" compare --fail-on 'lat_syscall-null' --json "$S" "$T_TMP/hog.json" >"$T_TMP/h.json"
+ok $? "a regression measured while another process took the CPU: exit 0"
+check "... unreliable, the process named, listed among the warnings" jq -e '.comparisons[0] |
+	(.results[] | select(.key == "lat_syscall-null") | .verdict == "regression" and (.fails | not) and
+	 (.unreliable | test("CPU taken meanwhile by make"))) and
+	any(.warnings[]; .kind == "unreliable" and .subject == "lat_syscall-null")' "$T_TMP/h.json"
+"$PERFPROBE" compare --strict --fail-on 'lat_syscall-null' "$S" "$T_TMP/hog.json" >/dev/null
+ok $([ $? -eq 5 ]; echo $?) "... --strict: it gates, exit 5"
 
 # A directory side pools its runs.
 mkdir -p "$T_TMP/dir/x" && cp "$A" "$T_TMP/dir/x/1.json" && cp "$B" "$T_TMP/dir/2.json"

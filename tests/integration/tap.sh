@@ -83,8 +83,9 @@ verdicts_follow() {
 		.verdict == verdict($t) and .lo_pct <= .change_pct and .change_pct <= .hi_pct] |
 		length > 0 and all' "$1" >/dev/null
 }
-# ... and compare exited RC, 5 exactly when a key fails (a regression).
+# ... and compare exited RC: 6 when it found nothing that could pass (not
+# comparable), else 5 exactly when a key fails (a regression that gates).
 # rc_follows FILE RC
 rc_follows() {
-	[ "$2" -eq "$(jq 'if any(.comparisons[].results[]; .fails) then 5 else 0 end' "$1" 2>/dev/null || echo -1)" ]
+	[ "$2" -eq "$(jq 'if any(.comparisons[]; .not_comparable) then 6 elif any(.comparisons[].results[]; .fails) then 5 else 0 end' "$1" 2>/dev/null || echo -1)" ]
 }

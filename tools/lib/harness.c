@@ -424,10 +424,10 @@ static int report_sampling(struct pp_ctx *ctx, const char *key,
 		char name[PP_KEY_MAX + 16];
 		int hl = (int)strnlen(s->hogs, sizeof(s->hogs));
 
-		snprintf(name, sizeof(name), "%s-samples", key);
+		snprintf(name, sizeof(name), "%s" PP_NOTE_SAMPLES, key);
 		pp_info(ctx, name, "the first %u spread %.1f%%: %u taken, the quietest %u "
 			"consecutive kept%s%.*s", s->n, s->first_cv_pct, s->taken, s->n,
-			hl ? "; CPU taken meanwhile by " : "", hl, s->hogs);
+			hl ? PP_NOTE_HOGS : "", hl, s->hogs);
 	}
 	print_result(ctx, r);
 	return 0;

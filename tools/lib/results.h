@@ -83,6 +83,14 @@ struct pp_result {
 	const char *imported;
 };
 
+/*
+ * The note a result's sampling leaves when it had to take more samples
+ * than it keeps ("<key>-samples"), and what that note says when another
+ * process took the CPU meanwhile (compare calls such a result unreliable).
+ */
+#define PP_NOTE_SAMPLES		"-samples"
+#define PP_NOTE_HOGS		"; CPU taken meanwhile by "
+
 struct pp_skip {
 	char name[PP_KEY_MAX];		/* benchmark or key */
 	char reason[256];

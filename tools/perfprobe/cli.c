@@ -105,7 +105,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\nexit codes: 0 all ran, 1 failure, 2 usage error, 3 bad result file,\n"
 		"            4 some benchmarks skipped (the rest ran); compare: 5 a regression,\n"
-		"            6 not comparable (--strict); 129, 130, 143: run stopped by SIGHUP,\n"
+		"            6 not comparable (nothing can pass; --strict: any warning);\n"
+		"            129, 130, 143: run stopped by SIGHUP,\n"
 		"            SIGINT, SIGTERM (the results so far kept)\n");
 }
 

@@ -17,7 +17,7 @@ enum pp_exit {
 	PP_EXIT_BADFILE	= 3,	/* unreadable or invalid result file */
 	PP_EXIT_SKIP	= 4,	/* ran, but some benchmarks were skipped */
 	PP_EXIT_REGRESSION = 5,	/* compare: a regression was found */
-	PP_EXIT_NOT_COMPARABLE = 6,	/* compare --strict: the runs differ */
+	PP_EXIT_NOT_COMPARABLE = 6,	/* compare: nothing can pass; --strict: a warning */
 };
 
 /*

@@ -48,7 +48,8 @@ static const struct {
 	  "perfprobe ls --label '6.*'" },
 	{ "compare",
 	  "Per key: the change of NEW against BASE with its 95% interval and a\n"
-	  "verdict; exit 5 on a regression, 6 with --strict when not comparable.",
+	  "verdict; exit 5 on a regression, 6 when nothing can pass (no key on both\n"
+	  "sides, a --fail-on key missing) or, with --strict, on any warning.",
 	  "perfprobe compare --sort 6.1 6.12" },
 	{ "report",
 	  "One self-contained HTML page of the runs (no script, nothing fetched):\n"

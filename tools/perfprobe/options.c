@@ -86,7 +86,7 @@ const struct pp_option pp_options[] = {
 	{ "compare", "sort", 's', 's', NULL,
 	  "regressions first, the worst first", NULL, PP_COMP_NONE, NULL, 0 },
 	{ "compare", "strict", 'S', 'S', NULL,
-	  "runs that differ in what changes figures: exit 6", NULL, PP_COMP_NONE, NULL, 0 },
+	  "any warning but an unreliable key: exit 6; unreliable keys gate", NULL, PP_COMP_NONE, NULL, 0 },
 	{ "compare", "fail-on", 'F', 'F', "GLOB",
 	  "only these keys fail the run", NULL, PP_COMP_NONE, NULL, PP_OPT_REPEATABLE },
 	{ "compare", "ignore", 'I', 'I', "GLOB",

@@ -394,6 +394,7 @@ int pp_cmp_order(const struct pp_cmp_stat *a, enum pp_dir adir,
 
 struct entry {
 	const struct pp_result *r;
+	const struct pp_run *run;
 	size_t seq;		/* order of appearance, base runs first */
 	bool new;
 };
@@ -458,6 +459,31 @@ static void kside_pool(struct pp_kside *k, const struct entry *e, size_t n,
 	}
 }
 
+/*
+ * What the harness said of one run's result: another process took the
+ * CPU while it was sampled, or its spread stayed above the run's noise
+ * threshold after resampling (flagged, and its samples agree).  The
+ * first such reason of a key, with the side it came from.
+ */
+static void flag_unreliable(struct pp_cmp_pool *p, const struct entry *e)
+{
+	char name[PP_KEY_MAX + sizeof(PP_NOTE_SAMPLES)];
+	const char *note, *hogs;
+
+	if (p->unreliable[0])
+		return;
+	snprintf(name, sizeof(name), "%s" PP_NOTE_SAMPLES, e->r->key);
+	note = pp_run_find_info(e->run, name);
+	hogs = note ? strstr(note, PP_NOTE_HOGS) : NULL;
+	if (hogs)
+		snprintf(p->unreliable, sizeof(p->unreliable), "%s: CPU taken meanwhile by %s",
+			 e->new ? "new" : "base", hogs + strlen(PP_NOTE_HOGS));
+	else if (e->r->noisy && e->r->st.cv_pct > e->run->meta.noise_pct)
+		snprintf(p->unreliable, sizeof(p->unreliable),
+			 "%s: spread %.1f%% above the run's %.4g%% after resampling",
+			 e->new ? "new" : "base", e->r->st.cv_pct, e->run->meta.noise_pct);
+}
+
 /* A group of entries of one key into p; seq of its first in *first. */
 static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
 		      size_t *first)
@@ -475,6 +501,7 @@ static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
 	for (i = 0; i < n; i++) {
 		if (strcmp(e[i].r->unit, p->unit) || e[i].r->dir != p->dir)
 			p->conflict = true;
+		flag_unreliable(p, &e[i]);
 		if (e[i].new) {
 			p->nnew += e[i].r->nsamples;
 			p->new_runs++;
@@ -559,7 +586,7 @@ int pp_cmp_pool(const struct pp_run *base, size_t nbase,
 		const struct pp_run *run = i < nbase ? &base[i] : &new[i - nbase];
 
 		for (j = 0; j < run->nresults; j++, n++)
-			e[n] = (struct entry){ &run->results[j], n, i >= nbase };
+			e[n] = (struct entry){ &run->results[j], run, n, i >= nbase };
 	}
 	qsort(e, n, sizeof(*e), cmp_entry);
 	sp = calloc(n, sizeof(*sp));

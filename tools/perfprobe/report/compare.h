@@ -21,6 +21,7 @@
  * measurements behind it).
  */
 #define PP_CMP_RUN_NOISE_PCT	4.0
+#define PP_CMP_WHY_MAX		256	/* a reason, one line */
 
 enum pp_verdict {
 	PP_VERDICT_SAME,
@@ -116,6 +117,12 @@ struct pp_cmp_pool {
 	size_t base_runs, new_runs;	/* how many runs have the key */
 	double *base_rmed, *new_rmed;	/* each run's median of the key */
 	struct pp_kside base_k, new_k;
+	/*
+	 * Why a side's figure cannot be trusted to gate, or "": the harness
+	 * flagged a run's result (another process took the CPU while it was
+	 * sampled, or its spread stayed above the run's noise threshold).
+	 */
+	char unreliable[PP_CMP_WHY_MAX];
 };
 
 int pp_cmp_pool(const struct pp_run *base, size_t nbase,

@@ -15,6 +15,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,13 +51,47 @@ struct side {
 	struct pp_run *runs;
 };
 
+/*
+ * Why a key was not compared: the side without it, and what that side's
+ * run said of it.  Every one is a warning; on the new side, a failure,
+ * a missing key and an interrupted run are errors in the CI formats, a
+ * skip is a skipped test.
+ */
+enum problem {
+	PB_NONE,
+	PB_FAILED,		/* its benchmark failed */
+	PB_SKIPPED,		/* its benchmark could not run there */
+	PB_INTERRUPTED,		/* the run stopped before it */
+	PB_MISSING,		/* not in the results, no reason given */
+	PB_CONFLICT,		/* the runs give it different units */
+};
+
+static const char *const problem_names[] = {
+	[PB_NONE] = "", [PB_FAILED] = "failed", [PB_SKIPPED] = "skipped",
+	[PB_INTERRUPTED] = "interrupted", [PB_MISSING] = "missing",
+	[PB_CONFLICT] = "conflict",
+};
+
 /* One key compared, in the order it is printed. */
 struct row {
 	struct pp_cmp_pool *pool;
 	struct pp_cmp_stat st;
 	bool ok;		/* st is valid (both sides have samples) */
 	const char *group;
-	bool fails;		/* a regression that fails the run */
+	bool fails;		/* sets the exit: a regression that gates */
+	bool unreliable;	/* ok, but the harness flagged a side (pool->unreliable) */
+	enum problem problem;	/* !ok: why, on the side without it */
+	bool on_new;		/* the problem is the new side's */
+	char why[PP_CMP_WHY_MAX];
+};
+
+/* What a comparison found that is not a verdict: the exit depends on it. */
+struct findings {
+	size_t nreg, nfail;	/* regressions; those that gate */
+	size_t nok;		/* keys compared */
+	size_t nwarn;		/* facts, problems, unreliable keys, interrupted runs */
+	size_t nunreliable;	/* of those: keys the harness flagged (they gate with --strict) */
+	char incomplete[PP_CMP_WHY_MAX];	/* why nothing can pass, or "" */
 };
 
 static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
@@ -228,8 +263,65 @@ static const char *row_verdict(const struct row *r)
 	if (r->pool->conflict)
 		return "conflict";
 	if (!r->ok)
-		return r->pool->nbase ? "missing-new" : "missing-base";
+		return r->on_new ? "missing-new" : "missing-base";
 	return pp_verdict_name(r->st.verdict);
+}
+
+/* The name a run's fails and skips give a key: its benchmark, or itself. */
+static const struct pp_skip *run_says(const struct pp_skip *list, size_t n,
+				      const char *key)
+{
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		len = strlen(list[i].name);
+		if (!strcmp(list[i].name, key) ||
+		    (!strncmp(list[i].name, key, len) && key[len] == '-'))
+			return &list[i];
+	}
+	return NULL;
+}
+
+/* Why the side without r's key has none: r->problem, r->why. */
+static void row_problem(struct row *r, const struct side *base, const struct side *new)
+{
+	const struct side *s;
+	const struct pp_skip *k;
+	size_t i;
+
+	r->on_new = !r->pool->nnew || r->pool->conflict;
+	s = r->on_new ? new : base;
+	if (r->pool->conflict) {
+		r->problem = PB_CONFLICT;
+		snprintf(r->why, sizeof(r->why), "the runs give it different units or directions");
+		return;
+	}
+	for (i = 0; i < s->npaths; i++) {
+		const struct pp_run *run = &s->runs[i];
+
+		k = run_says(run->fails, run->nfails, r->pool->key);
+		if (k) {
+			r->problem = PB_FAILED;
+			snprintf(r->why, sizeof(r->why), "%s failed: %.150s", k->name, k->reason);
+			return;
+		}
+		k = run_says(run->skips, run->nskips, r->pool->key);
+		if (k) {
+			r->problem = PB_SKIPPED;
+			snprintf(r->why, sizeof(r->why), "%s skipped: %.150s", k->name, k->reason);
+			return;
+		}
+	}
+	for (i = 0; i < s->npaths; i++) {
+		if (s->runs[i].interrupted) {
+			r->problem = PB_INTERRUPTED;
+			snprintf(r->why, sizeof(r->why), "the run was interrupted before it (%s)",
+				 s->paths[i]);
+			return;
+		}
+	}
+	r->problem = PB_MISSING;
+	snprintf(r->why, sizeof(r->why), "not in its results");
 }
 
 /* --- output: text and JSON through the print layer --- */
@@ -311,6 +403,12 @@ static void print_row(const struct row *r, bool changed_only_k)
 		pp_print_text(" %12s %12s %-6s %8s %s", "", "", p->unit, "", "");
 	}
 	pp_print_string(PP_ANY, "verdict", "  %s", row_verdict(r));
+	if (!r->ok) {
+		pp_print_string(PP_JSON, "problem", NULL, problem_names[r->problem]);
+		pp_print_string(PP_ANY, "reason", " (%s)", r->why);
+	} else if (r->unreliable) {
+		pp_print_string(PP_ANY, "unreliable", ", unreliable: %s", r->pool->unreliable);
+	}
 	if (r->fails)
 		pp_print_text(" (fails)");
 	pp_print_bool(PP_JSON, "fails", NULL, r->fails);
@@ -375,13 +473,85 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 	free(v);
 }
 
+/* One warning: kind, what it is about, one line. */
+static void print_warning(const char *kind, const char *subject, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void print_warning(const char *kind, const char *subject, const char *fmt, ...)
+{
+	char text[PP_CMP_WHY_MAX + PP_KEY_MAX + 64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	pp_print_open_object(NULL);
+	pp_print_string(PP_JSON, "kind", NULL, kind);
+	if (subject)
+		pp_print_string(PP_JSON, "subject", NULL, subject);
+	pp_print_string(PP_ANY, "message", "warning: %s\n", text);
+	pp_print_close_object();
+}
+
+/*
+ * Everything that is not a verdict, before the verdicts: facts that
+ * differ, interrupted runs, keys not compared and why, results the
+ * harness flagged, --fail-on globs that name no key.
+ */
+static void print_warnings(const struct side *base, const struct side *new,
+			   const struct pp_cmp_warn *w, size_t nw,
+			   const struct row *rows, size_t nrows,
+			   const struct cmp_opts *o)
+{
+	const struct side *sides[] = { base, new };
+	size_t i, j;
+	int g;
+
+	pp_print_open_array("warnings");
+	for (i = 0; i < nw; i++) {
+		pp_print_open_object(NULL);
+		pp_print_string(PP_JSON, "kind", NULL, "fact");
+		pp_print_string(PP_ANY, "fact", "warning: %s differs:", w[i].fact);
+		pp_print_string(PP_ANY, "base", " base '%s'", w[i].base);
+		pp_print_string(PP_ANY, "new", ", new '%s'\n", w[i].new);
+		pp_print_close_object();
+	}
+	for (j = 0; j < ARRAY_SIZE(sides); j++)
+		for (i = 0; i < sides[j]->npaths; i++)
+			if (sides[j]->runs[i].interrupted)
+				print_warning("interrupted", sides[j]->paths[i],
+					      "%s: %s was interrupted: its results are partial",
+					      j ? "new" : "base", sides[j]->paths[i]);
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+
+		if (!r->ok)
+			print_warning(problem_names[r->problem], r->pool->key,
+				      "%s: not compared, %s: %s", r->pool->key,
+				      r->on_new ? "new" : "base", r->why);
+		else if (r->unreliable)
+			print_warning("unreliable", r->pool->key, "%s: unreliable, %s%s",
+				      r->pool->key, r->pool->unreliable,
+				      o->strict ? "" : " (gates only with --strict)");
+	}
+	for (g = 0; g < o->nfail_on; g++) {
+		for (i = 0; i < nrows; i++)
+			if (!fnmatch(o->fail_on[g], rows[i].pool->key, 0))
+				break;
+		if (i == nrows)
+			print_warning("fail-on", o->fail_on[g],
+				      "--fail-on '%s' names no key of either side", o->fail_on[g]);
+	}
+	pp_print_close_array();
+}
+
 static void print_comparison(const struct side *base, const struct side *new,
 			     const struct pp_cmp_warn *w, size_t nw,
 			     const struct row *rows, size_t nrows,
-			     const struct cmp_opts *o, size_t nreg)
+			     const struct cmp_opts *o, const struct findings *fd)
 {
 	const char *group = NULL;
-	size_t i;
+	size_t i, nreg = fd->nreg;
 
 	pp_print_open_object(NULL);
 	pp_print_text("base: ");
@@ -390,15 +560,7 @@ static void print_comparison(const struct side *base, const struct side *new,
 	print_side("new", new);
 	pp_print_text("\n");
 	pp_print_double(PP_JSON, "threshold_pct", NULL, o->threshold);
-	pp_print_open_array("warnings");
-	for (i = 0; i < nw; i++) {
-		pp_print_open_object(NULL);
-		pp_print_string(PP_ANY, "fact", "warning: %s differs:", w[i].fact);
-		pp_print_string(PP_ANY, "base", " base '%s'", w[i].base);
-		pp_print_string(PP_ANY, "new", ", new '%s'\n", w[i].new);
-		pp_print_close_object();
-	}
-	pp_print_close_array();
+	print_warnings(base, new, w, nw, rows, nrows, o);
 	print_run_noise(rows, nrows, o);
 	pp_print_text("\n%-28s %12s %12s %-6s %8s %s  %s\n", "key", "base", "new", "unit",
 		      "change", "[interval]", "verdict");
@@ -412,8 +574,13 @@ static void print_comparison(const struct side *base, const struct side *new,
 	}
 	pp_print_close_array();
 	pp_print_u64(PP_ANY, "regressions", "\n%llu regression", nreg);
-	pp_print_text("%s beyond %.4g%% at %.0f%% confidence\n", nreg == 1 ? "" : "s",
+	pp_print_text("%s beyond %.4g%% at %.0f%% confidence", nreg == 1 ? "" : "s",
 		      o->threshold, PP_CMP_CONF * 100);
+	pp_print_u64(PP_ANY, "failing", ", %llu failing", fd->nfail);
+	pp_print_u64(PP_ANY, "compared", "; %llu keys compared", fd->nok);
+	pp_print_u64(PP_ANY, "warning_count", ", %llu warnings\n", fd->nwarn);
+	if (fd->incomplete[0])
+		pp_print_string(PP_ANY, "not_comparable", "not comparable: %s\n", fd->incomplete);
 	pp_print_close_object();
 }
 
@@ -438,56 +605,126 @@ static void xml_escaped(FILE *f, const char *s)
 static void row_summary(char *buf, size_t size, const struct row *r)
 {
 	if (r->ok)
-		snprintf(buf, size, "%s: %.6g -> %.6g %s, %+.1f%% [%+.1f..%+.1f], %s",
+		snprintf(buf, size, "%s: %.6g -> %.6g %s, %+.1f%% [%+.1f..%+.1f], %s%s%s",
 			 r->pool->key, r->st.base_median, r->st.new_median, r->pool->unit,
-			 r->st.change_pct, r->st.lo_pct, r->st.hi_pct, row_verdict(r));
+			 r->st.change_pct, r->st.lo_pct, r->st.hi_pct, row_verdict(r),
+			 r->unreliable ? ", unreliable: " : "", r->unreliable ? r->pool->unreliable : "");
 	else
-		snprintf(buf, size, "%s: %s", r->pool->key, row_verdict(r));
+		snprintf(buf, size, "%s: %s, %s", r->pool->key, row_verdict(r), r->why);
+}
+
+/*
+ * How a CI format reports a row: a gating regression fails; a key the
+ * new side lacks because its benchmark failed, its run stopped or for no
+ * reason is an error; one skipped there, one new in the new side, and
+ * an unreliable result that does not gate are skipped tests with their
+ * reason; the rest pass.
+ */
+enum ci_status { CI_PASS, CI_FAIL, CI_ERROR, CI_SKIP };
+
+static enum ci_status ci_status(const struct row *r)
+{
+	if (r->fails)
+		return CI_FAIL;
+	if (!r->ok)
+		return r->on_new && r->problem != PB_SKIPPED ? CI_ERROR : CI_SKIP;
+	return r->unreliable ? CI_SKIP : CI_PASS;
+}
+
+/* The reason of a skip or an error, one line. */
+static const char *ci_reason(const struct row *r, char *buf, size_t size)
+{
+	if (!r->ok)
+		snprintf(buf, size, "%s on the %s side: %s", problem_names[r->problem],
+			 r->on_new ? "new" : "base", r->why);
+	else
+		snprintf(buf, size, "unreliable: %s", r->pool->unreliable);
+	return buf;
 }
 
 static void print_junit(FILE *f, const struct side *new, const struct row *rows,
-			size_t nrows, size_t nfail)
+			size_t nrows, const struct findings *fd)
 {
-	char text[512];
-	size_t i;
+	size_t i, n[CI_SKIP + 1] = { 0 };
+	char text[512], why[PP_CMP_WHY_MAX + 64];
 
+	for (i = 0; i < nrows; i++)
+		n[ci_status(&rows[i])]++;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites>\n<testsuite name=\"perfprobe compare ");
 	xml_escaped(f, new->arg);
-	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
-		nrows, nfail, (size_t)0);
+	/* nothing comparable: one error of the suite's own, never all passing */
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
+		nrows + !!fd->incomplete[0], n[CI_FAIL], n[CI_ERROR] + !!fd->incomplete[0],
+		n[CI_SKIP]);
+	if (fd->incomplete[0]) {
+		fprintf(f, "  <testcase classname=\"perfprobe\" name=\"comparable\" time=\"0\">\n"
+			"    <error type=\"not-comparable\" message=\"");
+		xml_escaped(f, fd->incomplete);
+		fprintf(f, "\"/>\n  </testcase>\n");
+	}
 	for (i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 
 		fprintf(f, "  <testcase classname=\"perfprobe.%s\" name=\"", r->group);
 		xml_escaped(f, r->pool->key);
-		fprintf(f, "\" time=\"0\"");
+		fprintf(f, "\" time=\"0\">\n");
 		row_summary(text, sizeof(text), r);
-		if (r->fails) {
-			fprintf(f, ">\n    <failure type=\"regression\" message=\"");
+		switch (ci_status(r)) {
+		case CI_FAIL:
+			fprintf(f, "    <failure type=\"regression\" message=\"");
 			xml_escaped(f, text);
-			fprintf(f, "\"/>\n  </testcase>\n");
-		} else {
-			fprintf(f, ">\n    <system-out>");
-			xml_escaped(f, text);
-			fprintf(f, "</system-out>\n  </testcase>\n");
+			fprintf(f, "\"/>\n");
+			break;
+		case CI_ERROR:
+			fprintf(f, "    <error type=\"%s\" message=\"", problem_names[r->problem]);
+			xml_escaped(f, ci_reason(r, why, sizeof(why)));
+			fprintf(f, "\"/>\n");
+			break;
+		case CI_SKIP:
+			fprintf(f, "    <skipped message=\"");
+			xml_escaped(f, ci_reason(r, why, sizeof(why)));
+			fprintf(f, "\"/>\n");
+			break;
+		case CI_PASS:
+			break;
 		}
+		fprintf(f, "    <system-out>");
+		xml_escaped(f, text);
+		fprintf(f, "</system-out>\n  </testcase>\n");
 	}
 	fprintf(f, "</testsuite>\n</testsuites>\n");
 }
 
 /* KTAP: a test name is one word; keys already are. */
-static void print_ktap(FILE *f, const struct row *rows, size_t nrows)
+static void print_ktap(FILE *f, const struct row *rows, size_t nrows,
+		       const struct findings *fd)
 {
-	char text[512];
-	size_t i;
+	char text[512], why[PP_CMP_WHY_MAX + 64];
+	size_t i, k = !!fd->incomplete[0];
 
-	fprintf(f, "KTAP version 1\n1..%zu\n", nrows);
+	fprintf(f, "KTAP version 1\n1..%zu\n", nrows + k);
+	if (k)
+		fprintf(f, "not ok 1 comparable # %s\n", fd->incomplete);
 	for (i = 0; i < nrows; i++) {
-		row_summary(text, sizeof(text), &rows[i]);
+		const struct row *r = &rows[i];
+
+		row_summary(text, sizeof(text), r);
 		fprintf(f, "# %s\n", text);
-		fprintf(f, "%s %zu %s%s\n", rows[i].fails ? "not ok" : "ok", i + 1,
-			rows[i].pool->key, rows[i].ok ? "" : " # SKIP no samples on one side");
+		switch (ci_status(r)) {
+		case CI_PASS:
+		case CI_FAIL:
+			fprintf(f, "%s %zu %s\n", r->fails ? "not ok" : "ok", i + 1 + k, r->pool->key);
+			break;
+		case CI_ERROR:
+			fprintf(f, "not ok %zu %s # %s\n", i + 1 + k, r->pool->key,
+				ci_reason(r, why, sizeof(why)));
+			break;
+		case CI_SKIP:
+			fprintf(f, "ok %zu %s # SKIP %s\n", i + 1 + k, r->pool->key,
+				ci_reason(r, why, sizeof(why)));
+			break;
+		}
 	}
 }
 
@@ -498,14 +735,18 @@ static void print_lava(FILE *f, const struct row *rows, size_t nrows)
 
 	for (i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
+		static const char *const res[] = {
+			[CI_PASS] = "pass", [CI_FAIL] = "fail", [CI_ERROR] = "fail",
+			[CI_SKIP] = "skip",
+		};
 
 		if (!r->ok) {
-			fprintf(f, "lava-test-case %s --result skip\n", r->pool->key);
+			fprintf(f, "lava-test-case %s --result %s\n", r->pool->key,
+				res[ci_status(r)]);
 			continue;
 		}
 		fprintf(f, "lava-test-case %s --result %s --measurement %.6g --units %s\n",
-			r->pool->key, r->fails ? "fail" : "pass", r->st.new_median,
-			r->pool->unit);
+			r->pool->key, res[ci_status(r)], r->st.new_median, r->pool->unit);
 	}
 }
 
@@ -520,7 +761,10 @@ static void print_lava(FILE *f, const struct row *rows, size_t nrows)
 static json_t *kcidb_test(const struct row *r, const char *build_id,
 			  const char *date)
 {
-	char id[PP_KEY_MAX + 320], path[PP_KEY_MAX + 64], *p;
+	static const char *const status[] = {
+		[CI_PASS] = "PASS", [CI_FAIL] = "FAIL", [CI_ERROR] = "ERROR", [CI_SKIP] = "SKIP",
+	};
+	char id[PP_KEY_MAX + 320], path[PP_KEY_MAX + 64], why[PP_CMP_WHY_MAX + 64], *p;
 	json_t *t = json_object(), *misc = json_object(), *num;
 
 	snprintf(id, sizeof(id), "%s:%s", build_id, r->pool->key);
@@ -532,7 +776,7 @@ static json_t *kcidb_test(const struct row *r, const char *build_id,
 	json_object_set_new(t, "build_id", json_string(build_id));
 	json_object_set_new(t, "origin", json_string(KCIDB_ORIGIN));
 	json_object_set_new(t, "path", json_string(path));
-	json_object_set_new(t, "status", json_string(!r->ok ? "SKIP" : r->fails ? "FAIL" : "PASS"));
+	json_object_set_new(t, "status", json_string(status[ci_status(r)]));
 	if (date[0])
 		json_object_set_new(t, "start_time", json_string(date));
 	if (r->ok) {
@@ -546,6 +790,8 @@ static json_t *kcidb_test(const struct row *r, const char *build_id,
 		json_object_set_new(misc, "hi_pct", json_real(r->st.hi_pct));
 	}
 	json_object_set_new(misc, "verdict", json_string(row_verdict(r)));
+	if (ci_status(r) == CI_ERROR || ci_status(r) == CI_SKIP)
+		json_object_set_new(misc, "reason", json_string(ci_reason(r, why, sizeof(why))));
 	json_object_set_new(misc, "direction", json_string(r->pool->dir == PP_HIGHER_IS_BETTER ?
 							   "higher" : "lower"));
 	json_object_set_new(t, "misc", misc);
@@ -591,8 +837,7 @@ static int print_kcidb(FILE *f, const struct side *base, const struct side *new,
 
 static int build_rows(const struct side *base, const struct side *new,
 		      const struct cmp_opts *o, struct pp_cmp_pool **pool,
-		      size_t *npool, struct row **out, size_t *nout, size_t *nreg,
-		      size_t *nfail)
+		      size_t *npool, struct row **out, size_t *nout, struct findings *fd)
 {
 	struct row *rows;
 	size_t i, n = 0;
@@ -604,10 +849,10 @@ static int build_rows(const struct side *base, const struct side *new,
 	rows = calloc(*npool ? *npool : 1, sizeof(*rows));
 	if (!rows)
 		return -ENOMEM;
-	*nreg = *nfail = 0;
 	for (i = 0; i < *npool; i++) {
 		struct pp_cmp_pool *p = &(*pool)[i];
 		struct row *r = &rows[n];
+		bool named = !o->nfail_on || matches(o->fail_on, o->nfail_on, p->key);
 
 		if (matches(o->ignore, o->nignore, p->key))
 			continue;
@@ -615,10 +860,23 @@ static int build_rows(const struct side *base, const struct side *new,
 		r->group = key_group(p->key);
 		r->ok = !p->conflict && p->nbase && p->nnew &&
 			!pp_cmp_runs(p, o->threshold, o->run_noise, &r->st);
+		if (!r->ok) {
+			row_problem(r, base, new);
+			fd->nwarn++;
+			/* a key --fail-on names must be measured on the new side */
+			if (o->nfail_on && named && r->on_new && !fd->incomplete[0])
+				snprintf(fd->incomplete, sizeof(fd->incomplete),
+					 "%s, named by --fail-on: %.120s", p->key, r->why);
+		} else {
+			fd->nok++;
+			r->unreliable = p->unreliable[0];
+			fd->nwarn += r->unreliable;
+			fd->nunreliable += r->unreliable;
+		}
 		if (r->ok && r->st.verdict == PP_VERDICT_REGRESSION) {
-			(*nreg)++;
-			r->fails = !o->nfail_on || matches(o->fail_on, o->nfail_on, p->key);
-			*nfail += r->fails;
+			fd->nreg++;
+			r->fails = named && (!r->unreliable || o->strict);
+			fd->nfail += r->fails;
 		}
 		n++;
 	}
@@ -629,36 +887,79 @@ static int build_rows(const struct side *base, const struct side *new,
 	return 0;
 }
 
+/*
+ * What the comparison found beyond its verdicts, counted for the exit:
+ * the warnings and why nothing can pass when that is so.
+ */
+static void find_more(const struct side *base, const struct side *new,
+		      const struct row *rows, size_t nrows, size_t nw,
+		      const struct cmp_opts *o, struct findings *fd)
+{
+	size_t i;
+	int g;
+
+	fd->nwarn += nw;
+	for (i = 0; i < base->npaths; i++)
+		fd->nwarn += base->runs[i].interrupted;
+	for (i = 0; i < new->npaths; i++)
+		fd->nwarn += new->runs[i].interrupted;
+	for (g = 0; g < o->nfail_on; g++) {
+		for (i = 0; i < nrows; i++)
+			if (!fnmatch(o->fail_on[g], rows[i].pool->key, 0))
+				break;
+		if (i == nrows) {
+			fd->nwarn++;
+			if (!fd->incomplete[0])
+				snprintf(fd->incomplete, sizeof(fd->incomplete),
+					 "--fail-on '%s' names no key of either side", o->fail_on[g]);
+		}
+	}
+	if (!fd->nok)
+		snprintf(fd->incomplete, sizeof(fd->incomplete),
+			 "no key of '%.120s' has samples on both sides (%zu keys seen)", new->arg, nrows);
+}
+
 static int compare_one(struct side *base, struct side *new,
-		       const struct cmp_opts *o, bool *regressed, bool *differs)
+		       const struct cmp_opts *o, bool *regressed, bool *differs,
+		       bool *incomplete)
 {
 	struct pp_cmp_pool *pool = NULL;
 	struct pp_cmp_warn *w = NULL;
-	size_t npool = 0, nw = 0, nrows = 0, nreg = 0, nfail = 0;
+	struct findings fd = { 0 };
+	size_t npool = 0, nw = 0, nrows = 0;
 	struct row *rows = NULL;
 	int ret;
 
 	ret = pp_cmp_warnings(base->runs, base->npaths, new->runs, new->npaths,
 			      PP_CMP_MHZ_TOL_PCT, &w, &nw);
 	if (!ret)
-		ret = build_rows(base, new, o, &pool, &npool, &rows, &nrows, &nreg, &nfail);
+		ret = build_rows(base, new, o, &pool, &npool, &rows, &nrows, &fd);
 	if (ret) {
 		pp_err("compare: %s", strerror(-ret));
 		goto out;
 	}
-	for (size_t i = 0; i < nw && o->format != FMT_TEXT && o->format != FMT_JSON; i++)
-		fprintf(stderr, "perfprobe: compare: warning: %s differs: base '%s', new '%s'\n",
-			w[i].fact, w[i].base, w[i].new);
+	find_more(base, new, rows, nrows, nw, o, &fd);
+	if (o->format != FMT_TEXT && o->format != FMT_JSON) {
+		for (size_t i = 0; i < nw; i++)
+			fprintf(stderr, "perfprobe: compare: warning: %s differs: base '%s', new '%s'\n",
+				w[i].fact, w[i].base, w[i].new);
+		if (fd.nwarn > nw)
+			fprintf(stderr, "perfprobe: compare: %zu more warnings: keys not compared "
+				"or unreliable, runs interrupted (the text or JSON output lists them)\n",
+				fd.nwarn - nw);
+	}
+	if (fd.incomplete[0])
+		pp_err("compare: not comparable: %s", fd.incomplete);
 	switch (o->format) {
 	case FMT_TEXT:
 	case FMT_JSON:
-		print_comparison(base, new, w, nw, rows, nrows, o, nreg);
+		print_comparison(base, new, w, nw, rows, nrows, o, &fd);
 		break;
 	case FMT_JUNIT:
-		print_junit(stdout, new, rows, nrows, nfail);
+		print_junit(stdout, new, rows, nrows, &fd);
 		break;
 	case FMT_KTAP:
-		print_ktap(stdout, rows, nrows);
+		print_ktap(stdout, rows, nrows, &fd);
 		break;
 	case FMT_LAVA:
 		print_lava(stdout, rows, nrows);
@@ -667,8 +968,9 @@ static int compare_one(struct side *base, struct side *new,
 		ret = print_kcidb(stdout, base, new, rows, nrows);
 		break;
 	}
-	*regressed |= nfail > 0;
-	*differs |= nw > 0;
+	*regressed |= fd.nfail > 0;
+	*differs |= fd.nwarn > fd.nunreliable;
+	*incomplete |= fd.incomplete[0] != '\0';
 out:
 	free(rows);
 	pp_cmp_pool_free(pool, npool);
@@ -679,7 +981,7 @@ out:
 static int compare_sides(struct pp_cli *cli, int argc, char **argv,
 			 const struct cmp_opts *opts)
 {
-	bool regressed = false, differs = false;
+	bool regressed = false, differs = false, incomplete = false;
 	const struct cmp_opts o = *opts;
 	struct side *sides;
 	int i, ret = 0;
@@ -705,14 +1007,15 @@ static int compare_sides(struct pp_cli *cli, int argc, char **argv,
 	for (i = 1; i < argc && !ret; i++) {
 		if (i > 1)
 			pp_print_text("\n");
-		ret = compare_one(&sides[0], &sides[i], &o, &regressed, &differs);
+		ret = compare_one(&sides[0], &sides[i], &o, &regressed, &differs, &incomplete);
 	}
 	if (o.format == FMT_TEXT || o.format == FMT_JSON) {
 		pp_print_close_array();
 		if (pp_print_done() && !ret)
 			ret = PP_EXIT_FAIL;
 	}
-	if (!ret && o.strict && differs)
+	/* fail closed: nothing that could pass when data is missing */
+	if (!ret && (incomplete || (o.strict && differs)))
 		ret = PP_EXIT_NOT_COMPARABLE;
 	else if (!ret && regressed)
 		ret = PP_EXIT_REGRESSION;
