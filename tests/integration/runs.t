@@ -3,7 +3,7 @@
 # Saved runs by label: --label, ls, "latest" and labels as arguments of
 # summary and compare; summary rows that tell kernels apart.
 . "$(dirname "$0")/tap.sh"
-plan 14
+plan 16
 
 D=$T_TMP/results
 pp() { "$PERFPROBE" --results-dir "$D" "$@"; }
@@ -45,5 +45,18 @@ jq '.meta.kernel_release = "6.8.0-rc3-00124-g99999999" | del(.meta.label)' "$(jq
 "$PERFPROBE" summary "$T_TMP/r1.json" "$T_TMP/r2.json" >"$T_TMP/s2.txt"
 check "releases alike for 13 characters: rows differ ($(grep -o '~[^ ]*' "$T_TMP/s2.txt" | tr '\n' ' '))" \
 	sh -c "grep -q '~23-gabcdef12' '$T_TMP/s2.txt' && grep -q '~24-g99999999' '$T_TMP/s2.txt'"
+
+# A run stopped by a signal is partial: ls, latest and summary say so.
+f=$(jq -r '.runs[2].file' "$T_TMP/ls.json")
+jq '.interrupted = true' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+pp ls >"$T_TMP/ls3.txt"
+pp --json ls >"$T_TMP/ls3.json"
+check "ls: the interrupted run marked, in text and JSON" sh -c "
+	grep -F '$f' '$T_TMP/ls3.txt' | grep -q '(interrupted: partial)' &&
+	jq -e '[.runs[].interrupted] == [false, false, true]' '$T_TMP/ls3.json' >/dev/null"
+pp summary latest >"$T_TMP/s3.txt" 2>"$T_TMP/e3"
+check "latest names the interrupted run; summary notes it" sh -c "
+	grep -qF 'latest: $f was interrupted: its results are partial' '$T_TMP/e3' &&
+	grep -q 'interrupted: stopped by a signal, its results are partial' '$T_TMP/s3.txt'"
 
 done_testing

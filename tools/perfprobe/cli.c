@@ -581,6 +581,7 @@ static int cmd_summary(struct pp_cli *cli, int argc, char **argv)
 struct ls_row {
 	struct pp_meta meta;
 	size_t nresults;
+	bool interrupted;
 	const char *path;
 };
 
@@ -612,7 +613,9 @@ static void ls_print(const struct ls_row *rows, size_t n)
 		pp_print_int(PP_JSON, "pin_cpu", NULL, m->pin_cpu);
 		pp_print_string(PP_FP, NULL, " %-5s", m->pin_cpu < 0 ? "-" : cpu);
 		pp_print_u64(PP_ANY, "results", " %7llu", rows[i].nresults);
-		pp_print_string(PP_ANY, "file", "  %s\n", rows[i].path);
+		pp_print_string(PP_ANY, "file", "  %s", rows[i].path);
+		pp_print_bool(PP_JSON, "interrupted", NULL, rows[i].interrupted);
+		pp_print_text("%s\n", rows[i].interrupted ? "  (interrupted: partial)" : "");
 		pp_print_close_object();
 	}
 	pp_print_close_array();
@@ -664,6 +667,7 @@ static int cmd_ls(struct pp_cli *cli, int argc, char **argv)
 		    (!label || !fnmatch(label, run.meta.label, 0))) {
 			rows[n].meta = run.meta;
 			rows[n].nresults = run.nresults;
+			rows[n].interrupted = run.interrupted;
 			rows[n].path = all.paths[i];
 			n++;
 		}

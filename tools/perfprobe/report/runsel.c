@@ -79,6 +79,7 @@ static int from_history(const char *word, const char *dir, struct pp_runsel *sel
 	bool latest = !strcmp(word, "latest");
 	struct pp_runsel all = { 0 };
 	char newest[32] = "", err[512];
+	bool best_interrupted = false;
 	size_t i, best = 0;
 	int ret;
 
@@ -97,13 +98,18 @@ static int from_history(const char *word, const char *dir, struct pp_runsel *sel
 		if (latest && strcmp(run.meta.date, newest) >= 0) {
 			pp_strlcpy(newest, run.meta.date, sizeof(newest));
 			best = i + 1;
+			best_interrupted = run.interrupted;
 		} else if (!latest && !strcmp(run.meta.label, word)) {
 			ret = sel_add(sel, all.paths[i]);
 		}
 		pp_run_free(&run);
 	}
-	if (!ret && best)
+	if (!ret && best) {
+		if (best_interrupted)
+			fprintf(stderr, "perfprobe: latest: %s was interrupted: its results are partial\n",
+				all.paths[best - 1]);
 		ret = sel_add(sel, all.paths[best - 1]);
+	}
 	pp_runsel_free(&all);
 	if (ret)
 		return PP_EXIT_FAIL;

@@ -510,6 +510,9 @@ void pp_print_notes(FILE *f, const struct pp_run *runs, size_t nruns)
 		const char *who = nruns > 1 ? r->meta.label : NULL;
 		bool first = true;
 
+		if (r->interrupted)
+			fprintf(f, "%s%sinterrupted: stopped by a signal, its results are partial\n",
+				who ? who : "", who ? ": " : "");
 		if (!r->meta.mhz.trusted)
 			fprintf(f, "%s%sMhz not shown: %s\n", who ? who : "",
 				who ? ": " : "", r->meta.mhz.note);
