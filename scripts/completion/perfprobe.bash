@@ -36,7 +36,7 @@ _perfprobe_opts() {
 	timer) echo "--period --count" ;;
 	trace) echo "--hist --all" ;;
 	netserver) echo "--bind --port --max-tests" ;;
-	'') echo "--json --output --repeat --cpu --quick --full --noise --results-dir --no-save --tmpdir --label --kernel-view --verbose --quiet --help --version" ;;
+	'') echo "--json --output --repeat --rounds --cpu --quick --full --noise --results-dir --no-save --tmpdir --label --kernel-view --verbose --quiet --help --version" ;;
 	esac
 }
 # how the value of option $2 of command $1 completes; nothing: it takes none
@@ -60,6 +60,7 @@ _perfprobe_optval() {
 	netserver:--max-tests|netserver:-m) echo "none" ;;
 	*:--output|*:-o) echo "file" ;;
 	*:--repeat|*:-r) echo "none" ;;
+	*:--rounds) echo "none" ;;
 	*:--cpu|*:-c) echo "none" ;;
 	*:--noise) echo "none" ;;
 	*:--results-dir) echo "dir" ;;

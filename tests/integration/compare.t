@@ -7,7 +7,7 @@
 # the exit code by the verdicts); every regression asserted is made by
 # altering a run's samples with jq, by a factor known to be beyond them.
 . "$(dirname "$0")/tap.sh"
-plan 44
+plan 46
 
 A=$T_TMP/a.json
 B=$T_TMP/b.json
@@ -155,6 +155,21 @@ check "... unreliable, the process named, listed among the warnings" jq -e '.com
 	any(.warnings[]; .kind == "unreliable" and .subject == "lat_syscall-null")' "$T_TMP/h.json"
 "$PERFPROBE" compare --strict --fail-on 'lat_syscall-null' "$S" "$T_TMP/hog.json" >/dev/null
 ok $([ $? -eq 5 ]; echo $?) "... --strict: it gates, exit 5"
+
+# run --rounds: one run carries its own run-level spread.  Each key has
+# a median per round and every round's samples; compare takes the
+# rounds' medians as it takes runs', so the noise is measured, not
+# assumed, with one run a side.
+R=$T_TMP/rounds.json
+"$PERFPROBE" --cpu 1 --quick --no-save --rounds 2 -o "$R" run lat_syscall >/dev/null 2>&1
+check "--rounds 2: each key 2 rounds' medians over 2 x $(jq .meta.options.samples "$R") samples" jq -e '
+	.meta.options.rounds == 2 and (.results | length >= 6) and
+	all(.results[]; (.rounds | length) == 2 and (.samples | length) == 2 * $n)' \
+	--argjson n "$(jq .meta.options.samples "$R")" "$R"
+"$PERFPROBE" compare --json "$R" "$R" >"$T_TMP/rr.json"
+check "... compared with itself: the run noise measured from 2 + 2 round medians" jq -e '
+	.comparisons[0].results | all(.base_medians == 2 and .new_medians == 2 and
+	.run_noise_measured and .change_pct == 0)' "$T_TMP/rr.json"
 
 # A directory side pools its runs.
 mkdir -p "$T_TMP/dir/x" && cp "$A" "$T_TMP/dir/x/1.json" && cp "$B" "$T_TMP/dir/2.json"

@@ -349,6 +349,7 @@ static enum pp_verdict runs_verdict(double mb, double mn, double run_sd, double 
 	struct pp_cmp_pool p = {
 		.dir = PP_LOWER_IS_BETTER, .base = b, .new = n,
 		.nbase = runs * PER, .nnew = runs * PER, .base_runs = runs, .new_runs = runs,
+		.base_nmed = runs, .new_nmed = runs,
 		.base_rmed = bm, .new_rmed = nm,
 	};
 

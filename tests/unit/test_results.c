@@ -75,6 +75,8 @@ static void make_run(struct pp_run *run)
 	strcpy(run->meta.mitig[1].text, "Not affected");
 	run->meta.nmitig = 2;
 	r = pp_run_add(run, "lat_syscall-null", "us", PP_LOWER_IS_BETTER, a, 5);
+	/* two rounds of 5 samples each: 1.0 .. 1.4 and the same again */
+	assert_int_equal(pp_result_add_round(r, a, 5), 0);
 	assert_non_null(r);
 	r->iterations = 1000;
 	r->cpu_first = 0;
@@ -146,8 +148,11 @@ static void test_round_trip(void **state)
 	assert_int_equal(back.nresults, 2);
 	r = pp_run_find(&back, "lat_syscall-null");
 	assert_non_null(r);
-	assert_int_equal(r->nsamples, 5);
-	assert_true(r->samples[1] == 1.5);
+	assert_int_equal(r->nsamples, 10);
+	assert_true(r->samples[1] == 1.5 && r->samples[6] == 1.5);
+	assert_int_equal(r->nrounds, 2);
+	assert_true(fabs(r->rounds[0] - 1.2) < 1e-12 && fabs(r->rounds[1] - 1.2) < 1e-12);
+	assert_int_equal(back.meta.rounds, 1);
 	assert_true(fabs(r->value - 1.2) < 1e-12);
 	assert_true(fabs(r->st.median - 1.2) < 1e-12);
 	assert_int_equal(r->iterations, 1000);
@@ -379,6 +384,16 @@ static void test_bad_files(void **state)
 		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
 		   "\"samples\": [1, 2], \"stats\": {\"n\": 3}}]}",
 		   "field stats.n");
+	expect_bad("rounds.json",
+		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
+		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
+		   "\"samples\": [1, 2], \"rounds\": [1, \"x\"]}]}",
+		   "field rounds[1]");
+	expect_bad("rounds1.json",
+		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
+		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
+		   "\"samples\": [1, 2], \"rounds\": [1]}]}",
+		   "field rounds");
 	expect_bad("dup.json",
 		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
 		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "

@@ -424,6 +424,52 @@ static void test_report_again(void **state)
 }
 
 /*
+ * run --rounds: a key reported again in a later round gets that round's
+ * samples after the earlier ones and each round's median; a reference
+ * measured again in a round replaces that round's samples only.  A run
+ * of one round records no rounds.
+ */
+static void test_report_rounds(void **state)
+{
+	const double a[] = { 1000, 2000, 3000 }, b[] = { 4000, 5000, 6000 };
+	const double c[] = { 7000, 8000, 9000 };
+	struct pp_sampling *s = test_malloc(sizeof(*s));
+	const struct pp_result *r;
+	struct pp_run run;
+	struct pp_ctx ctx;
+
+	(void)state;
+	net_ctx(&ctx, &run);
+	ctx.keys = test_keys;
+	ctx.opts.noise_pct = 5;
+	fill(s, a, 3);
+	s->iters = 1;
+	assert_int_equal(pp_report_sampling(&ctx, "t-lat", s), 0);
+	r = pp_run_find(&run, "t-lat");
+	assert_int_equal(r->nrounds, 0);
+	assert_null(r->rounds);
+
+	ctx.round = 1;
+	fill(s, b, 3);
+	assert_int_equal(pp_report_sampling(&ctx, "t-lat", s), 0);
+	assert_int_equal(run.nresults, 1);
+	r = pp_run_find(&run, "t-lat");
+	assert_int_equal(r->nsamples, 6);
+	assert_int_equal(r->nrounds, 2);
+	assert_true(fabs(r->rounds[0] - 2.0) < 1e-9 && fabs(r->rounds[1] - 5.0) < 1e-9);
+	assert_true(fabs(r->samples[3] - 4.0) < 1e-9 && fabs(r->st.median - 3.5) < 1e-9);
+
+	fill(s, c, 3);
+	assert_int_equal(pp_report_sampling_again(&ctx, "t-lat", s), 0);
+	assert_int_equal(r->nsamples, 6);
+	assert_int_equal(r->nrounds, 2);
+	assert_true(fabs(r->samples[0] - 1.0) < 1e-9 && fabs(r->samples[3] - 7.0) < 1e-9);
+	assert_true(fabs(r->rounds[0] - 2.0) < 1e-9 && fabs(r->rounds[1] - 8.0) < 1e-9);
+	pp_run_free(&run);
+	test_free(s);
+}
+
+/*
  * pp_bread(), lmbench's bread(): every long of the bytes asked for is
  * summed once, through the unrolled chunks and the tail alike, and
  * nothing past them.
@@ -467,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_sample_loop_overhead),
 		cmocka_unit_test(test_report_declared),
 		cmocka_unit_test(test_report_again),
+		cmocka_unit_test(test_report_rounds),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -327,8 +327,9 @@ int pp_key_declared_in(struct pp_ctx *ctx, const char *key, const char *unit)
 }
 
 /*
- * Recorded, or recorded again (again: a result reported already, whose
- * samples, statistics and kernel view are replaced in place).
+ * Recorded; or recorded again (again: a result reported already, whose
+ * samples of this round, statistics and kernel view are replaced in
+ * place); or, in a later round of run --rounds, added to its earlier ones.
  */
 static struct pp_result *result_record(struct pp_ctx *ctx, const char *key,
 				       const double *samples, unsigned int n,
@@ -339,9 +340,13 @@ static struct pp_result *result_record(struct pp_ctx *ctx, const char *key,
 
 	if (!d)
 		return NULL;
+	r = pp_run_find_mut(ctx->run, key);
 	if (again) {
-		r = pp_run_find_mut(ctx->run, key);
-		if (r && pp_result_set_samples(r, samples, n))
+		if (r && pp_result_redo_round(r, samples, n))
+			r = NULL;
+	} else if (r && ctx->round) {
+		/* run --rounds: a key of an earlier round gets this one's samples */
+		if (pp_result_add_round(r, samples, n))
 			r = NULL;
 	} else {
 		r = pp_run_add(ctx->run, key, d->unit, d->dir, samples, n);
@@ -379,7 +384,9 @@ int pp_report(struct pp_ctx *ctx, const char *key, const double *samples,
 
 	if (!r)
 		return -1;
-	r->cpu_first = r->cpu_last = pp_current_cpu();
+	r->cpu_last = pp_current_cpu();
+	if (!ctx->round)
+		r->cpu_first = r->cpu_last;
 	print_result(ctx, r);
 	return 0;
 }
@@ -417,7 +424,8 @@ static int report_sampling(struct pp_ctx *ctx, const char *key,
 	r = result_record(ctx, key, v, s->n, s->iters, again);
 	if (!r)
 		return -1;
-	r->cpu_first = s->cpu_first;
+	if (!ctx->round)
+		r->cpu_first = s->cpu_first;
 	r->cpu_last = s->cpu_last;
 	/* only what quieten() sets: a sampling filled by hand has taken 0 */
 	if (s->taken > s->n && s->n) {

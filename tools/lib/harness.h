@@ -21,12 +21,14 @@
 #include "util.h"
 
 #define PP_MAX_SAMPLES		1000
+#define PP_MAX_ROUNDS		100	/* run --rounds */
 
 /* Return 0, or a negative errno after which the measurement is failed. */
 typedef int (*pp_loop_fn)(uint64_t iters, void *arg);
 
 struct pp_opts {
 	unsigned int samples;		/* --repeat, default 11 */
+	unsigned int rounds;		/* --rounds, default 1 */
 	double target_ms;		/* time one sample should last */
 	double noise_pct;		/* CV above which a result is noisy */
 	int pin_cpu;			/* --cpu, -1 = none */
@@ -73,6 +75,7 @@ struct pp_ctx {
 	const struct pp_key_decl *keys;	/* and the keys it declares */
 	char exe_dir[256];		/* directory of the perfprobe binary */
 	unsigned int done, total;	/* progress, in benchmarks */
+	unsigned int round;		/* run --rounds: this one, from 0 */
 	uint64_t start_ns, bench_ns;	/* when the run, the benchmark began */
 	char failmsg[256];
 	pp_kview_fn kview;

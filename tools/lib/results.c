@@ -4,13 +4,14 @@
  * results_write.c and read by results_read.c; where runs are kept is
  * results_store.c.  Documentation/results.rst describes the schema.
  */
-#include <errno.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "results.h"
+#include "stats.h"
 #include "util.h"
 
 void pp_kside_clear(struct pp_kside *k)
@@ -100,8 +101,10 @@ void pp_run_free(struct pp_run *run)
 {
 	size_t i;
 
-	for (i = 0; i < run->nresults; i++)
+	for (i = 0; i < run->nresults; i++) {
 		free(run->results[i].samples);
+		free(run->results[i].rounds);
+	}
 	free(run->results);
 	free(run->skips);
 	free(run->fails);
@@ -173,6 +176,56 @@ int pp_result_set_samples(struct pp_result *r, const double *samples, size_t n)
 	r->st = st;
 	r->value = st.median;
 	return 0;
+}
+
+int pp_result_add_round(struct pp_result *r, const double *samples, size_t n)
+{
+	size_t first = r->nrounds ? 0 : 1;
+	double *all, *rounds, m0 = r->st.median;
+	int err;
+
+	if (!n || !r->nsamples)
+		return -EINVAL;
+	rounds = realloc(r->rounds, (r->nrounds + first + 1) * sizeof(*rounds));
+	if (!rounds)
+		return -ENOMEM;
+	r->rounds = rounds;
+	all = malloc((r->nsamples + n) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, r->samples, r->nsamples * sizeof(*all));
+	memcpy(all + r->nsamples, samples, n * sizeof(*all));
+	err = pp_result_set_samples(r, all, r->nsamples + n);
+	free(all);
+	if (err)
+		return err;
+	if (first)
+		r->rounds[r->nrounds++] = m0;
+	r->rounds[r->nrounds++] = pp_median(samples, n);
+	return 0;
+}
+
+int pp_result_redo_round(struct pp_result *r, const double *samples, size_t n)
+{
+	size_t keep;
+	double *all;
+	int err;
+
+	if (r->nrounds < 2)
+		return pp_result_set_samples(r, samples, n);
+	if (!n || n > r->nsamples)
+		return -EINVAL;
+	keep = r->nsamples - n;
+	all = malloc(r->nsamples * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, r->samples, keep * sizeof(*all));
+	memcpy(all + keep, samples, n * sizeof(*all));
+	err = pp_result_set_samples(r, all, r->nsamples);
+	free(all);
+	if (!err)
+		r->rounds[r->nrounds - 1] = pp_median(samples, n);
+	return err;
 }
 
 struct pp_result *pp_run_append(struct pp_run *run, const char *key,

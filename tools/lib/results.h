@@ -81,6 +81,13 @@ struct pp_result {
 	struct pp_kside k;
 	/* imported from another tool's output: "FILE:LINE" (pp_intern()), or NULL */
 	const char *imported;
+	/*
+	 * run --rounds N: the median of each round's samples, in the order
+	 * measured (samples[] holds every round's, round after round);
+	 * NULL with nrounds 0 for a run of one round.
+	 */
+	double *rounds;
+	size_t nrounds;
 };
 
 /*
@@ -129,6 +136,7 @@ struct pp_meta {
 	struct pp_clock_info clock;
 	double loop_overhead_ns;
 	unsigned int samples;		/* per result */
+	unsigned int rounds;		/* run --rounds: the set, so many times over */
 	double target_ms;		/* per sample */
 	double noise_pct;		/* CV threshold for "noisy" */
 	int pin_cpu;			/* -1: not pinned */
@@ -183,6 +191,17 @@ const struct pp_result *pp_run_find(const struct pp_run *run, const char *key);
 struct pp_result *pp_run_find_mut(struct pp_run *run, const char *key);
 /* Replaces r's samples (n > 0) and their statistics: 0 or -errno. */
 int pp_result_set_samples(struct pp_result *r, const double *samples, size_t n);
+/*
+ * Another round of r (run --rounds): its n samples appended, the
+ * statistics of all of them, and each round's median (the first round's
+ * too, the first time): 0 or -errno.
+ */
+int pp_result_add_round(struct pp_result *r, const double *samples, size_t n);
+/*
+ * The last round of r measured again: its n samples replace that round's
+ * (all of r's in a run of one round): 0 or -errno.
+ */
+int pp_result_redo_round(struct pp_result *r, const double *samples, size_t n);
 void pp_run_skip(struct pp_run *run, const char *name, const char *reason);
 void pp_run_fail(struct pp_run *run, const char *name, const char *reason);
 /* A fact about a result that is text, e.g. the kernel driver used. */

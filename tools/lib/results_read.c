@@ -104,6 +104,7 @@ static void load_meta(struct pp_meta *m, json_t *o)
 	if (json_is_object(opt)) {
 		copy_str(m->mode, sizeof(m->mode), opt, "mode");
 		m->samples = (unsigned int)jnum(opt, "samples", 0);
+		m->rounds = (unsigned int)jnum(opt, "rounds", 1);
 		m->target_ms = jnum(opt, "target_ms", 0);
 		m->noise_pct = jnum(opt, "noise_cv_pct", 0);
 		m->pin_cpu = (int)jnum(opt, "pin_cpu", -1);
@@ -149,6 +150,37 @@ static void load_kside(struct pp_kside *k, json_t *o)
 		s->count_per_op = jnum(t, "count_per_op", NAN);
 		s->ns_per_op = jnum(t, "ns_per_op", NAN);
 	}
+}
+
+/* "rounds": each round's median, 2 or more, positive (run --rounds). */
+static int load_rounds(struct pp_result *r, json_t *a, char *why, size_t len)
+{
+	size_t i, n = json_array_size(a);
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a) || n < 2 || n > r->nsamples) {
+		snprintf(why, len, "result %s: field rounds: not 2 to %zu numbers", r->key,
+			 r->nsamples);
+		return -1;
+	}
+	r->rounds = malloc(n * sizeof(*r->rounds));
+	if (!r->rounds) {
+		snprintf(why, len, "result %s: out of memory", r->key);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		json_t *e = json_array_get(a, i);
+
+		r->rounds[i] = json_is_number(e) ? json_number_value(e) : NAN;
+		if (!isfinite(r->rounds[i]) || r->rounds[i] < 0) {
+			snprintf(why, len, "result %s: field rounds[%zu]: not a number >= 0",
+				 r->key, i);
+			return -1;
+		}
+	}
+	r->nrounds = n;
+	return 0;
 }
 
 static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
@@ -215,6 +247,8 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 		snprintf(why, len, "result %s is invalid", key);
 		return -1;
 	}
+	if (load_rounds(r, json_object_get(o, "rounds"), why, len))
+		return -1;
 	r->value = jnum(o, "value", r->st.median);
 	r->noisy = json_is_true(json_object_get(o, "noisy"));
 	r->iterations = (uint64_t)jnum(o, "iterations", 0);

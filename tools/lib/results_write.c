@@ -88,6 +88,8 @@ static json_t *meta_to_json(const struct pp_meta *m)
 
 	json_object_set_new(opt, "mode", json_string(m->mode));
 	json_object_set_new(opt, "samples", json_integer(m->samples));
+	if (m->rounds > 1)
+		json_object_set_new(opt, "rounds", json_integer(m->rounds));
 	json_object_set_new(opt, "target_ms", json_real(m->target_ms));
 	json_object_set_new(opt, "noise_cv_pct", json_real(m->noise_pct));
 	json_object_set_new(opt, "pin_cpu", m->pin_cpu >= 0 ?
@@ -153,6 +155,13 @@ static json_t *result_to_json(const struct pp_result *r)
 	for (i = 0; i < r->nsamples; i++)
 		json_array_append_new(s, json_real(r->samples[i]));
 	json_object_set_new(o, "samples", s);
+	if (r->nrounds > 1) {
+		json_t *rd = json_array();
+
+		for (i = 0; i < r->nrounds; i++)
+			json_array_append_new(rd, json_real(r->rounds[i]));
+		json_object_set_new(o, "rounds", rd);
+	}
 	json_object_set_new(st, "n", json_integer((json_int_t)r->st.n));
 	json_object_set_new(st, "min", json_real(r->st.min));
 	json_object_set_new(st, "max", json_real(r->st.max));

@@ -149,6 +149,12 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c)
 		cli->opts.samples = (unsigned int)v;
 		cli->repeat_set = true;
 		break;
+	case PP_OPT_ROUNDS:
+		if (pp_parse_u64(optarg, 1, PP_MAX_ROUNDS, &v))
+			return pp_usage_err("--rounds: '%s' is not a number from 1 to %d",
+					 optarg, PP_MAX_ROUNDS);
+		cli->opts.rounds = (unsigned int)v;
+		break;
 	case PP_OPT_CPU:
 		return check_cpu(optarg, &cli->opts.pin_cpu);
 	case PP_OPT_QUICK:
@@ -344,6 +350,7 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 
 	memset(cli, 0, sizeof(*cli));
 	cli->opts.samples = DEFAULT_SAMPLES;
+	cli->opts.rounds = 1;
 	cli->opts.target_ms = DEFAULT_TARGET_MS;
 	cli->opts.noise_pct = DEFAULT_NOISE_PCT;
 	cli->opts.pin_cpu = -1;
@@ -440,12 +447,46 @@ static void run_text(const struct pp_run *run, void *arg)
 	pp_print_notes(stdout, run, 1);
 }
 
+/*
+ * One benchmark of the set, the done-th of all rounds': false when a
+ * signal stopped the run (what it finished is kept; it did not fail).
+ */
+static bool run_one(struct pp_ctx *ctx, struct pp_run *run, const struct pp_bench *b,
+		    unsigned int done)
+{
+	const char *why;
+	int r;
+
+	ctx->bench = b->name;
+	ctx->keys = b->keys;
+	pp_progress_begin(ctx, done);
+	ctx->failmsg[0] = '\0';
+	ctx->kv_iters = 0;
+	pp_progress(ctx, "%s: %s", b->name, b->summary);
+	r = b->run(ctx);
+	pp_tmp_cleanup();
+	if (pp_interrupted) {
+		run->interrupted = true;
+		fprintf(stderr, "perfprobe: interrupted by SIG%s during %s: keeping the %zu results measured, %u of %u benchmarks done\n",
+			sigabbrev_np(pp_interrupted) ?: "?", b->name, run->nresults, done,
+			ctx->total);
+		return false;
+	}
+	if (r < 0) {
+		why = ctx->failmsg[0] ? ctx->failmsg : "unknown error";
+		pp_err("%s: failed: %s", b->name, why);
+		pp_run_fail(run, b->name, why);
+	}
+	return true;
+}
+
 static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 		       unsigned int n, const char *tag)
 {
+	unsigned int i, rounds = cli->opts.rounds ? cli->opts.rounds : 1;
+	bool going = true;
 	struct pp_run run;
 	struct pp_ctx ctx;
-	unsigned int i;
 	int ret;
 
 	ret = pp_cmd_run_start(cli, &ctx, &run);
@@ -455,39 +496,21 @@ static int run_benches(struct pp_cli *cli, const struct pp_bench **list,
 		pp_run_free(&run);
 		return PP_EXIT_FAIL;
 	}
-	ctx.total = n;
+	ctx.total = n * rounds;
 	if (!ctx.opts.quiet)
-		pp_err("%u benchmark%s, %u samples of %.0f ms each, %s", n, n == 1 ? "" : "s",
-		       ctx.opts.samples, ctx.opts.target_ms,
+		pp_err("%u benchmark%s%s, %u samples of %.0f ms each, %s", n, n == 1 ? "" : "s",
+		       rounds > 1 ? ", in rounds" : "", ctx.opts.samples, ctx.opts.target_ms,
 		       ctx.opts.pin_cpu >= 0 ? "pinned" : "not pinned (use --cpu N to pin)");
 
 	pp_interrupt_enable();
-	for (i = 0; i < n && !pp_interrupted; i++) {
-		int r;
-
-		ctx.bench = list[i]->name;
-		ctx.keys = list[i]->keys;
-		pp_progress_begin(&ctx, i);
-		ctx.failmsg[0] = '\0';
-		ctx.kv_iters = 0;
-		pp_progress(&ctx, "%s: %s", list[i]->name, list[i]->summary);
-		r = list[i]->run(&ctx);
-		pp_tmp_cleanup();
-		if (pp_interrupted) {
-			/* what it finished is kept; it did not fail */
-			run.interrupted = true;
-			fprintf(stderr, "perfprobe: interrupted by SIG%s during %s: keeping the %zu results measured, %u of %u benchmarks done\n",
-				sigabbrev_np(pp_interrupted) ?: "?", list[i]->name,
-				run.nresults, i, n);
-			break;
-		}
-		if (r < 0) {
-			pp_err("%s: failed: %s", list[i]->name,
-			       ctx.failmsg[0] ? ctx.failmsg : "unknown error");
-			pp_run_fail(&run, list[i]->name,
-				    ctx.failmsg[0] ? ctx.failmsg : "unknown error");
-		}
-	}
+	/*
+	 * --rounds: the whole set, again and again, so that each key's
+	 * rounds are spread over the run and their spread is a run-level
+	 * one (drift over the run), not only that of adjacent samples.
+	 */
+	for (ctx.round = 0; going && ctx.round < rounds; ctx.round++)
+		for (i = 0; going && i < n; i++)
+			going = run_one(&ctx, &run, list[i], ctx.round * n + i);
 	pp_status_end();
 	return pp_cmd_run_finish(cli, &ctx, tag, run_text, NULL);
 }

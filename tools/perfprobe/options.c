@@ -40,6 +40,10 @@ const struct pp_option pp_options[] = {
 	{ G, "repeat", 'r', PP_OPT_REPEAT, "N",
 	  "samples per result; the median is reported", "11; --quick 5, --full 21",
 	  PP_COMP_NONE, NULL, 0 },
+	{ G, "rounds", 0, PP_OPT_ROUNDS, "N",
+	  "run the benchmarks N times over, each round all of them in turn: one run "
+	  "then measures its own round-to-round spread, which compare uses", "1",
+	  PP_COMP_NONE, NULL, 0 },
 	{ G, "cpu", 'c', PP_OPT_CPU, "N",
 	  "pin the benchmarks and every process they start to CPU N", "not pinned",
 	  PP_COMP_NONE, NULL, 0 },

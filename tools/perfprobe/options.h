@@ -43,6 +43,7 @@ enum {
 	PP_OPT_NOISE,
 	PP_OPT_KERNEL_VIEW,
 	PP_OPT_QUIET,
+	PP_OPT_ROUNDS,
 	/* a command's own options without a letter (with one: the letter) */
 	PP_OPT_LS_LABEL,
 	PP_OPT_TRACE_ALL,

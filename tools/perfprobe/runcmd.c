@@ -39,6 +39,7 @@ static void setup_meta(struct pp_ctx *ctx, const struct pp_cli *cli)
 	m->loop_overhead_ns = pp_loop_overhead();
 	pp_mhz_measure(&m->mhz, ctx->opts.quick);
 	m->samples = ctx->opts.samples;
+	m->rounds = ctx->opts.rounds ? ctx->opts.rounds : 1;
 	m->target_ms = ctx->opts.target_ms;
 	m->noise_pct = ctx->opts.noise_pct;
 	m->pin_cpu = ctx->opts.pin_cpu;

@@ -324,8 +324,8 @@ int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 		double run_noise_pct, struct pp_cmp_stat *out)
 {
 	size_t kb, kn;
-	double ssb = log_ss(p->base_rmed, p->base_runs, &kb);
-	double ssn = log_ss(p->new_rmed, p->new_runs, &kn);
+	double ssb = log_ss(p->base_rmed, p->base_nmed, &kb);
+	double ssn = log_ss(p->new_rmed, p->new_nmed, &kn);
 	double df = (kb > 1 ? (double)kb - 1 : 0) + (kn > 1 ? (double)kn - 1 : 0);
 	double est, lo, hi, sd, half, q;
 	int err;
@@ -335,6 +335,8 @@ int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 		return err;
 	out->base_runs = p->base_runs;
 	out->new_runs = p->new_runs;
+	out->base_nmed = p->base_nmed;
+	out->new_nmed = p->new_nmed;
 	if (df > 0) {
 		sd = sqrt((ssb + ssn) / df);
 		q = pp_t95(df);
@@ -345,13 +347,13 @@ int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 		out->run_noise_measured = false;
 	}
 	out->run_noise_pct = expm1(sd) * 100.0;
-	if (!(sd > 0) || !p->base_runs || !p->new_runs)
+	if (!(sd > 0) || !p->base_nmed || !p->new_nmed)
 		return 0;
 	/* in logs: the samples' interval, widened by the runs' */
 	est = log1p(out->change_pct / 100.0);
 	lo = log1p(out->lo_pct / 100.0);
 	hi = log1p(out->hi_pct / 100.0);
-	half = q * sd * sqrt(1.0 / (double)p->base_runs + 1.0 / (double)p->new_runs);
+	half = q * sd * sqrt(1.0 / (double)p->base_nmed + 1.0 / (double)p->new_nmed);
 	if (out->run_noise_measured) {
 		/* run medians carry the samples' noise too: the wider one */
 		lo = fmin(lo, est - half);
@@ -517,20 +519,29 @@ static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
 	p->new = p->nnew ? malloc(p->nnew * sizeof(double)) : NULL;
 	if ((p->nbase && !p->base) || (p->nnew && !p->new))
 		return -ENOMEM;
-	p->base_rmed = p->base_runs ? malloc(p->base_runs * sizeof(double)) : NULL;
-	p->new_rmed = p->new_runs ? malloc(p->new_runs * sizeof(double)) : NULL;
-	if ((p->base_runs && !p->base_rmed) || (p->new_runs && !p->new_rmed))
+	for (i = 0; i < n; i++)
+		*(e[i].new ? &p->new_nmed : &p->base_nmed) += e[i].r->nrounds > 1 ?
+							       e[i].r->nrounds : 1;
+	p->base_rmed = p->base_nmed ? malloc(p->base_nmed * sizeof(double)) : NULL;
+	p->new_rmed = p->new_nmed ? malloc(p->new_nmed * sizeof(double)) : NULL;
+	if ((p->base_nmed && !p->base_rmed) || (p->new_nmed && !p->new_rmed))
 		return -ENOMEM;
 	p->nbase = p->nnew = 0;
-	p->base_runs = p->new_runs = 0;
+	p->base_nmed = p->new_nmed = 0;
 	for (i = 0; i < n; i++) {
+		const struct pp_result *r = e[i].r;
 		double *dst = e[i].new ? p->new + p->nnew : p->base + p->nbase;
-		double *med = e[i].new ? p->new_rmed + p->new_runs++ :
-				 p->base_rmed + p->base_runs++;
+		double *med = e[i].new ? p->new_rmed : p->base_rmed;
+		size_t *nmed = e[i].new ? &p->new_nmed : &p->base_nmed;
 
-		memcpy(dst, e[i].r->samples, e[i].r->nsamples * sizeof(double));
-		*(e[i].new ? &p->nnew : &p->nbase) += e[i].r->nsamples;
-		*med = e[i].r->nsamples ? pp_median(e[i].r->samples, e[i].r->nsamples) : NAN;
+		memcpy(dst, r->samples, r->nsamples * sizeof(double));
+		*(e[i].new ? &p->nnew : &p->nbase) += r->nsamples;
+		if (r->nrounds > 1) {
+			memcpy(med + *nmed, r->rounds, r->nrounds * sizeof(double));
+			*nmed += r->nrounds;
+		} else {
+			med[(*nmed)++] = r->nsamples ? pp_median(r->samples, r->nsamples) : NAN;
+		}
 	}
 	return 0;
 }

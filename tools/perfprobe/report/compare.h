@@ -63,6 +63,7 @@ struct pp_cmp_stat {
 	enum pp_verdict verdict;
 	/* pp_cmp_runs(): the run-to-run variation taken into the interval */
 	size_t base_runs, new_runs;
+	size_t base_nmed, new_nmed;	/* the run or round medians it came from */
 	double run_noise_pct;		/* its standard deviation, in % */
 	bool run_noise_measured;	/* from a side's 2+ runs, not assumed */
 };
@@ -115,7 +116,12 @@ struct pp_cmp_pool {
 	double *base, *new;
 	size_t nbase, nnew;
 	size_t base_runs, new_runs;	/* how many runs have the key */
-	double *base_rmed, *new_rmed;	/* each run's median of the key */
+	/*
+	 * The medians whose spread is the run-to-run variation: each run's,
+	 * or each round's of a run made in rounds (run --rounds)
+	 */
+	double *base_rmed, *new_rmed;
+	size_t base_nmed, new_nmed;
 	struct pp_kside base_k, new_k;
 	/*
 	 * Why a side's figure cannot be trusted to gate, or "": the harness

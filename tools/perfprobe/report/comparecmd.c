@@ -397,12 +397,16 @@ static void print_row(const struct row *r, bool changed_only_k)
 		pp_print_u64(PP_JSON, "new_samples", NULL, r->st.nnew);
 		pp_print_u64(PP_JSON, "base_runs", NULL, r->st.base_runs);
 		pp_print_u64(PP_JSON, "new_runs", NULL, r->st.new_runs);
+		pp_print_u64(PP_JSON, "base_medians", NULL, r->st.base_nmed);
+		pp_print_u64(PP_JSON, "new_medians", NULL, r->st.new_nmed);
 		pp_print_double(PP_JSON, "run_noise_pct", NULL, r->st.run_noise_pct);
 		pp_print_bool(PP_JSON, "run_noise_measured", NULL, r->st.run_noise_measured);
 	} else {
 		pp_print_text(" %12s %12s %-6s %8s %s", "", "", p->unit, "", "");
 	}
 	pp_print_string(PP_ANY, "verdict", "  %s", row_verdict(r));
+	if (r->ok && !r->st.run_noise_measured)
+		pp_print_text(" (noise assumed)");
 	if (!r->ok) {
 		pp_print_string(PP_JSON, "problem", NULL, problem_names[r->problem]);
 		pp_print_string(PP_ANY, "reason", " (%s)", r->why);
@@ -463,11 +467,12 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 	pp_print_double(PP_JSON, "assumed_pct", NULL, o->run_noise);
 	if (n && measured) {
 		pp_print_double(PP_ANY, "median_pct",
-				"run-to-run variation: measured from the repeated runs, median %.2g%% over the keys\n",
+				"run-to-run variation: measured from the runs' and rounds' medians, median %.2g%% over the keys\n",
 				pp_median(v, n));
 	} else if (n) {
 		pp_print_text("run-to-run variation: assumed %.2g%% (one run a side cannot show it; "
-			      "2+ runs a side measure it; --run-noise PCT)\n", o->run_noise);
+			      "2+ runs a side, or run --rounds N, measure it; --run-noise PCT)\n",
+			      o->run_noise);
 	}
 	pp_print_close_object();
 	free(v);
