@@ -78,17 +78,25 @@ if ! [ -x "$BPFTOOL" ]; then
 else
 	"$KVIEW" hold >"$T_TMP/hold" 2>"$T_TMP/e" &
 	pid=$!
-	for i in $(seq 50); do
+	# Its handlers are in place when it prints the child: a SIGINT
+	# before that is ignored (a background job's), so wait for it, as
+	# long as an ASan build on a loaded machine needs to load and attach.
+	for i in $(seq 1200); do
 		grep -q '^child=' "$T_TMP/hold" && break
+		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
 	child=$(sed -n 's/^child=//p' "$T_TMP/hold")
-	ok $([ -n "$child" ]; echo $?) "SIGINT: tracing, with a child ($child)"
+	ok $([ -n "$child" ]; echo $?) "SIGINT: tracing, with a child ($child$(head -c 200 "$T_TMP/e"))"
 	bpf_pid_prog_ids "$pid" >"$T_TMP/ours"
 	ok $([ -s "$T_TMP/ours" ]; echo $?) "SIGINT: our programs are listed while tracing ($(wc -l <"$T_TMP/ours"))"
-	kill -INT "$pid"
+	[ -n "$child" ] && kill -INT "$pid"
+	# never a hang: what has not died of SIGINT in 60 s is killed (and fails)
+	( sleep 60; kill -KILL "$pid" 2>/dev/null ) &
+	watchdog=$!
 	wait "$pid"
 	rc=$?
+	kill "$watchdog" 2>/dev/null
 	ok $([ $rc -eq 130 ]; echo $?) "SIGINT: the tracer died of it (exit $rc)"
 	ok $(kill -0 "$child" 2>/dev/null; echo $?) "SIGINT: the traced child outlives it"
 	bpf_wait_gone "$T_TMP/ours"

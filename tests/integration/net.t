@@ -174,8 +174,10 @@ PORT=12866
 ip netns exec "$A" "$PERFPROBE" netserver --bind 192.0.2.1 --bind 2001:db8::1 \
 	--port $PORT >"$T_TMP/ns.out" 2>"$T_TMP/ns.log" &
 NS_PID=$!
-for i in $(seq 50); do
+# ready when it says so: up to 30 s for an ASan build on a loaded machine
+for i in $(seq 300); do
 	grep -q 'listening on \[2001:db8::1\]' "$T_TMP/ns.log" && break
+	kill -0 "$NS_PID" 2>/dev/null || break
 	sleep 0.1
 done
 check "netserver listens on 192.0.2.1 and 2001:db8::1 in namespace A" \
