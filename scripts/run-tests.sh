@@ -15,5 +15,9 @@ echo "== tests with $PERFPROBE"
 # the longest first, so that two at a time end together (testing.rst)
 first="tests/integration/report.t tests/integration/net.t tests/integration/storage.t"
 rest=$(ls tests/integration/*.t | grep -vxF "$(echo "$first" | tr ' ' '\n')")
+# A file that hangs fails after PP_TEST_TIMEOUT seconds (timeout's exit
+# 124, or 137 after SIGKILL) instead of stopping the suite for good.
 # shellcheck disable=SC2046,SC2086
-exec prove --timer --failures -j"${PROVE_JOBS:-2}" --exec '' $first $rest $(ls "$O"/tests/test_* | grep -v '\.d$')
+exec prove --timer --failures -j"${PROVE_JOBS:-2}" \
+	--exec "timeout -k 10 ${PP_TEST_TIMEOUT:-600}" \
+	$first $rest $(ls "$O"/tests/test_* | grep -v '\.d$')
