@@ -128,7 +128,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools man options check-options uninstall modules_install check-packages kmod kmod-style genl-gen check-spec check check-quick check-build check-layout check-san check-clang check-docs check-cross kernel-ab vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
+.PHONY: bpf-check all tools man options check-options check-unit uninstall modules_install check-packages kmod kmod-style genl-gen check-spec check check-quick check-build check-layout check-san check-clang check-docs check-cross kernel-ab vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -225,15 +225,23 @@ kmod:
 check-quick: check-build check-layout
 	+$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe scripts/run-tests.sh $(O)
 
-# Everything, as CI runs it: check-quick, then the rest two at a time
-# (CHECK_JOBS), each one's output together when it ends (-O).  The
-# guests run under TCG on one host thread each; the longest start first.
+# The unit tests of the plain build alone.
+check-unit: check-build
+	+$(Q)CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(UNIT_BINS)
+
+# Everything, as CI runs it: the plain build (-Werror) and its unit
+# tests, then the rest CHECK_JOBS at a time, each one's output together
+# when it ends (-O).  The integration suite runs once, in the ASan+UBSan
+# build (check-san): the plain build's run of it is check-quick, the
+# edit-build-test loop.  The guests run under TCG on one host thread
+# each and wait for their guest a good part of the time, so three at a
+# time keep two CPUs busy; the longest start first.
 # A recipe that starts a make through a script is marked + to hand it the
 # jobserver (else: "jobserver unavailable", and cross.t's W=1 check sees it).
-CHECK_JOBS ?= 2
+CHECK_JOBS ?= 3
 CHECK_REST := check-san vmtest-arm64 check-kernels vmtest check-packages kernel-ab \
 	check-cross kmod-style check-clang check-spec check-docs
-check: check-quick
+check: check-unit check-layout
 	$(Q)t0=$$(date +%s); \
 	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -O $(CHECK_REST); rc=$$?; \
 	echo "  CHECK   the rest ($(CHECK_REST)): $$(($$(date +%s) - t0)) s, exit $$rc"; \
@@ -427,8 +435,10 @@ help:
 	@echo '  all, tools   build ./perfprobe (and build/perfprobe-hello, build/perfprobe-lean)'
 	@echo '  kmod         build kmod/perfprobe.ko [KDIR=<kernel build dir>]'
 	@echo '  check-quick  unit + integration tests of the plain build (no root, no QEMU)'
-	@echo '  check        everything CI runs: check-quick, then two at a time the ASan+UBSan'
-	@echo '               tests, the guests, the packages, style, clang, spec and docs'
+	@echo '  check        everything CI runs: the build and its unit tests, then three at a'
+	@echo '               time the ASan+UBSan unit and integration tests, the guests, the'
+	@echo '               packages, style, clang, spec and docs'
+	@echo '  check-unit   the unit tests of the plain build'
 	@echo '  check-san    unit + integration tests in an ASan+UBSan build (build-san/)'
 	@echo '  genl-gen     regenerate kmod/genl-gen.[ch] (policies, op table) from the netlink spec'
 	@echo '  check-spec   uapi header and kmod/genl.c against the netlink spec;'
