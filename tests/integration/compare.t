@@ -7,7 +7,7 @@
 # the exit code by the verdicts); every regression asserted is made by
 # altering a run's samples with jq, by a factor known to be beyond them.
 . "$(dirname "$0")/tap.sh"
-plan 46
+plan 48
 
 A=$T_TMP/a.json
 B=$T_TMP/b.json
@@ -170,6 +170,22 @@ check "--rounds 2: each key 2 rounds' medians over 2 x $(jq .meta.options.sample
 check "... compared with itself: the run noise measured from 2 + 2 round medians" jq -e '
 	.comparisons[0].results | all(.base_medians == 2 and .new_medians == 2 and
 	.run_noise_measured and .change_pct == 0)' "$T_TMP/rr.json"
+
+# A label's saved history measures the run-to-run variation of a side of
+# one run: the other runs of its label, host, release, mode and pinning.
+H=$T_TMP/hist
+for i in 1 2 3; do
+	"$PERFPROBE" --results-dir "$H" --cpu 1 --quick --label kh run lat_syscall >/dev/null 2>&1
+done
+one=$(find "$H" -name '*.json' | sort | head -n 1)
+"$PERFPROBE" --results-dir "$H" compare --json "$one" "$one" >"$T_TMP/hist.json"
+check "a run of a label with 2 more saved: its noise measured from them, counted once" jq -e '
+	.comparisons[0].results | length >= 6 and all(.history_runs == 2 and .run_noise_measured)' \
+	"$T_TMP/hist.json"
+"$PERFPROBE" --results-dir "$H" compare --no-history --json "$one" "$one" >"$T_TMP/nohist.json"
+check "... --no-history: assumed again" jq -e '
+	.comparisons[0].results | all(.history_runs == 0 and (.run_noise_measured | not))' \
+	"$T_TMP/nohist.json"
 
 # A directory side pools its runs.
 mkdir -p "$T_TMP/dir/x" && cp "$A" "$T_TMP/dir/x/1.json" && cp "$B" "$T_TMP/dir/2.json"

@@ -326,7 +326,8 @@ int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 	size_t kb, kn;
 	double ssb = log_ss(p->base_rmed, p->base_nmed, &kb);
 	double ssn = log_ss(p->new_rmed, p->new_nmed, &kn);
-	double df = (kb > 1 ? (double)kb - 1 : 0) + (kn > 1 ? (double)kn - 1 : 0);
+	double df = (kb > 1 ? (double)kb - 1 : 0) + (kn > 1 ? (double)kn - 1 : 0) +
+		    (double)p->hist_df;
 	double est, lo, hi, sd, half, q;
 	int err;
 
@@ -337,8 +338,9 @@ int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 	out->new_runs = p->new_runs;
 	out->base_nmed = p->base_nmed;
 	out->new_nmed = p->new_nmed;
+	out->history_runs = p->hist_df ? p->hist_runs : 0;
 	if (df > 0) {
-		sd = sqrt((ssb + ssn) / df);
+		sd = sqrt((ssb + ssn + p->hist_ss) / df);
 		q = pp_t95(df);
 		out->run_noise_measured = true;
 	} else {
@@ -368,6 +370,41 @@ int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 	out->verdict = pp_cmp_verdict(out->change_pct, out->lo_pct, out->hi_pct,
 				      p->dir, threshold_pct);
 	return 0;
+}
+
+void pp_cmp_history(struct pp_cmp_pool *p, const struct pp_run *hist, size_t nhist)
+{
+	double *med;
+	size_t i, n = 0, k, used;
+
+	for (i = 0; i < nhist; i++) {
+		const struct pp_result *r = pp_run_find(&hist[i], p->key);
+
+		if (r && r->nsamples && !strcmp(r->unit, p->unit) && r->dir == p->dir)
+			n += r->nrounds > 1 ? r->nrounds : 1;
+	}
+	med = n > 1 ? malloc(n * sizeof(*med)) : NULL;
+	if (!med)
+		return;
+	for (i = 0, n = 0, k = 0; i < nhist; i++) {
+		const struct pp_result *r = pp_run_find(&hist[i], p->key);
+
+		if (!r || !r->nsamples || strcmp(r->unit, p->unit) || r->dir != p->dir)
+			continue;
+		if (r->nrounds > 1) {
+			memcpy(med + n, r->rounds, r->nrounds * sizeof(*med));
+			n += r->nrounds;
+		} else {
+			med[n++] = pp_median(r->samples, r->nsamples);
+		}
+		k++;
+	}
+	p->hist_ss += log_ss(med, n, &used);
+	if (used > 1) {
+		p->hist_df += used - 1;
+		p->hist_runs += k;
+	}
+	free(med);
 }
 
 int pp_cmp_order(const struct pp_cmp_stat *a, enum pp_dir adir,

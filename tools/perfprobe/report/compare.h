@@ -66,6 +66,7 @@ struct pp_cmp_stat {
 	size_t base_nmed, new_nmed;	/* the run or round medians it came from */
 	double run_noise_pct;		/* its standard deviation, in % */
 	bool run_noise_measured;	/* from a side's 2+ runs, not assumed */
+	size_t history_runs;		/* earlier runs of the labels it used */
 };
 
 /*
@@ -122,6 +123,13 @@ struct pp_cmp_pool {
 	 */
 	double *base_rmed, *new_rmed;
 	size_t base_nmed, new_nmed;
+	/*
+	 * Earlier runs of a side's label on its host (pp_cmp_history()): the
+	 * sum of squares of their medians' logs about each side's mean, its
+	 * degrees of freedom, and how many runs gave it
+	 */
+	double hist_ss;
+	size_t hist_df, hist_runs;
 	struct pp_kside base_k, new_k;
 	/*
 	 * Why a side's figure cannot be trusted to gate, or "": the harness
@@ -130,6 +138,14 @@ struct pp_cmp_pool {
 	 */
 	char unreliable[PP_CMP_WHY_MAX];
 };
+
+/*
+ * The run-to-run spread of p's key in hist[], earlier runs of one side's
+ * kernel on its host (a label's saved history), added to p's: each run's
+ * median, or each round's.  Where the sides' own runs cannot measure the
+ * spread, their history does; where they can, it adds to it.
+ */
+void pp_cmp_history(struct pp_cmp_pool *p, const struct pp_run *hist, size_t nhist);
 
 int pp_cmp_pool(const struct pp_run *base, size_t nbase,
 		const struct pp_run *new, size_t nnew,

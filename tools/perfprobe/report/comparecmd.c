@@ -14,6 +14,7 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ enum cmp_format { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_KTAP, FMT_LAVA, FMT_KCIDB }
 struct cmp_opts {
 	double threshold;
 	double run_noise;		/* assumed run-to-run SD, % */
-	bool sort, strict;
+	bool sort, strict, no_history;
 	enum cmp_format format;
 	const char **fail_on;		/* as many as given */
 	int nfail_on;
@@ -43,12 +44,14 @@ struct cmp_opts {
 	int nignore;
 };
 
-/* One side: its files and their runs. */
+/* One side: its files and their runs; earlier runs of its label. */
 struct side {
 	const char *arg;
 	char **paths;
 	size_t npaths;
 	struct pp_run *runs;
+	struct pp_run *hist;
+	size_t nhist;
 };
 
 /*
@@ -135,6 +138,9 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 		case 'S':
 			o->strict = true;
 			break;
+		case 'H':
+			o->no_history = true;
+			break;
 		case 'F':
 		case 'I':
 			if (c->val == 'F')
@@ -197,10 +203,73 @@ static int side_load(struct side *s, const char *results_dir)
 	return 0;
 }
 
+/* Runs of one kernel made the same way: label, host, release, mode, pinning. */
+static bool same_setup(const struct pp_meta *a, const struct pp_meta *b)
+{
+	return !strcmp(a->label, b->label) && !strcmp(a->hostname, b->hostname) &&
+	       !strcmp(a->release, b->release) && !strcmp(a->mode, b->mode) &&
+	       a->pin_cpu == b->pin_cpu;
+}
+
+/*
+ * The side's history: the saved runs (results_dir) of its label on its
+ * host, made the same way, that are not its own files, when all its runs
+ * share that setup.  They measure the run-to-run variation of that kernel there;
+ * their figures are not compared.  0 or an exit code.
+ */
+static int side_history(struct side *s, const char *results_dir)
+{
+	const struct pp_meta *m = &s->runs[0].meta;
+	struct pp_runsel all = { 0 };
+	char dir[PATH_MAX], err[512];
+	size_t i, j;
+
+	for (i = 1; i < s->npaths; i++)
+		if (!same_setup(&s->runs[i].meta, m))
+			return 0;
+	if (!m->label[0])
+		return 0;
+	if (results_dir)
+		pp_strlcpy(dir, results_dir, sizeof(dir));
+	else if (pp_results_default_dir(dir, sizeof(dir)))
+		return 0;
+	if (pp_runsel_scan(dir, &all))
+		return 0;	/* no saved runs: no history */
+	s->hist = calloc(all.n ? all.n : 1, sizeof(*s->hist));
+	if (!s->hist) {
+		pp_runsel_free(&all);
+		return PP_EXIT_FAIL;
+	}
+	for (i = 0; i < all.n; i++) {
+		struct pp_run *h = &s->hist[s->nhist];
+		char *rp = realpath(all.paths[i], NULL);
+		bool own = false;
+
+		for (j = 0; rp && j < s->npaths && !own; j++) {
+			char *sp = realpath(s->paths[j], NULL);
+
+			own = sp && !strcmp(sp, rp);
+			free(sp);
+		}
+		free(rp);
+		if (own || pp_run_load(h, all.paths[i], err, sizeof(err)))
+			continue;
+		if (same_setup(&h->meta, m))
+			s->nhist++;
+		else
+			pp_run_free(h);
+	}
+	pp_runsel_free(&all);
+	return 0;
+}
+
 static void side_free(struct side *s)
 {
 	size_t i;
 
+	for (i = 0; i < s->nhist; i++)
+		pp_run_free(&s->hist[i]);
+	free(s->hist);
 	for (i = 0; i < s->npaths; i++) {
 		if (s->runs)
 			pp_run_free(&s->runs[i]);
@@ -401,6 +470,7 @@ static void print_row(const struct row *r, bool changed_only_k)
 		pp_print_u64(PP_JSON, "new_medians", NULL, r->st.new_nmed);
 		pp_print_double(PP_JSON, "run_noise_pct", NULL, r->st.run_noise_pct);
 		pp_print_bool(PP_JSON, "run_noise_measured", NULL, r->st.run_noise_measured);
+		pp_print_u64(PP_JSON, "history_runs", NULL, r->st.history_runs);
 	} else {
 		pp_print_text(" %12s %12s %-6s %8s %s", "", "", p->unit, "", "");
 	}
@@ -447,13 +517,15 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 			    const struct cmp_opts *o)
 {
 	double *v = malloc((nrows ? nrows : 1) * sizeof(*v));
-	size_t i, n = 0, single = 0;
+	size_t i, n = 0, single = 0, hist = 0;
 	bool measured = false;
 
 	for (i = 0; v && i < nrows; i++) {
 		if (!rows[i].ok)
 			continue;
 		measured = rows[i].st.run_noise_measured;
+		if (rows[i].st.history_runs > hist)
+			hist = rows[i].st.history_runs;
 		v[n++] = rows[i].st.run_noise_pct;
 		if (rows[i].pool->nbase == 1 || rows[i].pool->nnew == 1)
 			single++;
@@ -467,8 +539,11 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 	pp_print_double(PP_JSON, "assumed_pct", NULL, o->run_noise);
 	if (n && measured) {
 		pp_print_double(PP_ANY, "median_pct",
-				"run-to-run variation: measured from the runs' and rounds' medians, median %.2g%% over the keys\n",
+				"run-to-run variation: measured from the runs' and rounds' medians, median %.2g%% over the keys",
 				pp_median(v, n));
+		pp_print_u64(PP_ANY, "history_runs", " (with %llu earlier runs of the labels)",
+			     (unsigned long long)hist);
+		pp_print_text("\n");
 	} else if (n) {
 		pp_print_text("run-to-run variation: assumed %.2g%% (one run a side cannot show it; "
 			      "2+ runs a side, or run --rounds N, measure it; --run-noise PCT)\n",
@@ -863,6 +938,10 @@ static int build_rows(const struct side *base, const struct side *new,
 			continue;
 		r->pool = p;
 		r->group = key_group(p->key);
+		pp_cmp_history(p, base->hist, base->nhist);
+		/* the same setup on both sides: one history, counted once */
+		if (!base->nhist || !same_setup(&base->runs[0].meta, &new->runs[0].meta))
+			pp_cmp_history(p, new->hist, new->nhist);
 		r->ok = !p->conflict && p->nbase && p->nnew &&
 			!pp_cmp_runs(p, o->threshold, o->run_noise, &r->st);
 		if (!r->ok) {
@@ -1001,6 +1080,8 @@ static int compare_sides(struct pp_cli *cli, int argc, char **argv,
 	for (i = 0; i < argc && !ret; i++) {
 		sides[i].arg = argv[i];
 		ret = side_load(&sides[i], cli->results_dir);
+		if (!ret && !o.no_history)
+			ret = side_history(&sides[i], cli->results_dir);
 	}
 	if (ret)
 		goto out;
