@@ -59,7 +59,7 @@ _perfprobe() {
 	if [[ $cur == -* ]]; then
 		local own=""
 		case $cmd in
-		compare) own="--threshold --run-noise --sort --strict --fail-on --ignore --format" ;;
+		compare) own="--threshold --run-noise --sort --strict --gate-emulated --fail-on --ignore --format" ;;
 		report) own="--format" ;;
 		export) own="--csv" ;;
 		ls) own="--kernel" ;;

@@ -54,6 +54,8 @@ static const struct {
 	  "  -N, --run-noise PCT  run-to-run variation assumed with one run a side (4)\n"
 	  "  -s, --sort           regressions first, the worst first\n"
 	  "  -S, --strict         runs that differ in what changes figures: exit 6\n"
+	  "      --gate-emulated  regressions of runs an emulator timed on the wall\n"
+	  "                       clock fail the run too (by default they do not)\n"
 	  "  -F, --fail-on GLOB   only these keys fail the run (repeatable)\n"
 	  "  -I, --ignore GLOB    leave these keys out (repeatable)\n"
 	  "  -f, --format F       text, json, junit, ktap, lava, kcidb\n\n"

@@ -37,6 +37,7 @@ struct cmp_opts {
 	double threshold;
 	double run_noise;		/* assumed run-to-run SD, % */
 	bool sort, strict;
+	bool gate_emulated;		/* verdicts of wall-clock emulation gate */
 	enum cmp_format format;
 	const char *fail_on[CMP_MAX_GLOBS];
 	int nfail_on;
@@ -57,8 +58,16 @@ struct row {
 	struct pp_cmp_pool *pool;
 	struct pp_cmp_stat st;
 	bool ok;		/* st is valid (both sides have samples) */
+	bool clocks_differ;	/* not compared: instructions against time */
 	const char *group;
 	bool fails;		/* a regression that fails the run */
+};
+
+/* What one comparison is, beyond its rows: the clock and whether it gates. */
+struct cmp_kind {
+	enum pp_cmp_clock clock;
+	bool emulated_wall;	/* an emulator timed a side on the wall clock */
+	bool gates;		/* its regressions fail the run */
 };
 
 static const struct option compare_longopts[] = {
@@ -69,6 +78,7 @@ static const struct option compare_longopts[] = {
 	{ "ignore", required_argument, NULL, 'I' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "run-noise", required_argument, NULL, 'N' },
+	{ "gate-emulated", no_argument, NULL, 'G' },	/* long only */
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -113,6 +123,9 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 			break;
 		case 'S':
 			o->strict = true;
+			break;
+		case 'G':
+			o->gate_emulated = true;
 			break;
 		case 'F':
 		case 'I':
@@ -242,11 +255,48 @@ static int cmp_rows(const void *pa, const void *pb)
 
 static const char *row_verdict(const struct row *r)
 {
+	if (r->clocks_differ)
+		return "not-comparable";
 	if (r->pool->conflict)
 		return "conflict";
 	if (!r->ok)
 		return r->pool->nbase ? "missing-new" : "missing-base";
 	return pp_verdict_name(r->st.verdict);
+}
+
+/* --- warnings, in every format --- */
+
+/* What a warning means beyond its values; NULL for a fact that differs. */
+static const char *warn_note(const struct pp_cmp_warn *w, const struct cmp_opts *o)
+{
+	switch (w->kind) {
+	case PP_CMP_WARN_CLOCK:
+		return "one side counted instructions, the other time: no figure is compared";
+	case PP_CMP_WARN_EMULATED:
+		if (o->gate_emulated)
+			return "an emulator timed the host, not the kernel: gating anyway (--gate-emulated)";
+		return "an emulator timed the host, not the kernel: the verdicts gate nothing (--gate-emulated)";
+	case PP_CMP_WARN_DIFFERS:
+		break;
+	}
+	return NULL;
+}
+
+/* Whether a warning makes --strict exit 6. */
+static bool warn_counts(const struct pp_cmp_warn *w, const struct cmp_opts *o)
+{
+	return w->kind != PP_CMP_WARN_EMULATED || !o->gate_emulated;
+}
+
+/* One line, without "warning: " and the newline. */
+static void warn_line(char *buf, size_t size, const struct pp_cmp_warn *w,
+		      const struct cmp_opts *o)
+{
+	const char *note = warn_note(w, o);
+
+	snprintf(buf, size, "%s%s: base '%s', new '%s'%s%s", w->fact,
+		 w->kind == PP_CMP_WARN_EMULATED ? "" : " differs", w->base, w->new,
+		 note ? ": " : "", note ? note : "");
 }
 
 /* --- output: text and JSON through the print layer --- */
@@ -395,8 +445,15 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 static void print_comparison(const struct side *base, const struct side *new,
 			     const struct pp_cmp_warn *w, size_t nw,
 			     const struct row *rows, size_t nrows,
-			     const struct cmp_opts *o, size_t nreg)
+			     const struct cmp_opts *o, size_t nreg,
+			     const struct cmp_kind *k)
 {
+	static const char *const clocks[] = {
+		[PP_CMP_CLOCK_WALL] = PP_CLOCK_WALL,
+		[PP_CMP_CLOCK_VIRTUAL] = PP_CLOCK_VIRTUAL,
+		[PP_CMP_CLOCK_MIXED] = "mixed",
+	};
+	bool insns = k->clock == PP_CMP_CLOCK_VIRTUAL;
 	const char *group = NULL;
 	size_t i;
 
@@ -407,18 +464,30 @@ static void print_comparison(const struct side *base, const struct side *new,
 	print_side("new", new);
 	pp_print_text("\n");
 	pp_print_double(PP_JSON, "threshold_pct", NULL, o->threshold);
+	pp_print_string(PP_JSON, "clock", NULL, clocks[k->clock]);
+	pp_print_bool(PP_JSON, "gates", NULL, k->gates);
 	pp_print_open_array("warnings");
 	for (i = 0; i < nw; i++) {
+		const char *note = warn_note(&w[i], o);
+
 		pp_print_open_object(NULL);
-		pp_print_string(PP_ANY, "fact", "warning: %s differs:", w[i].fact);
+		pp_print_string(PP_ANY, "fact", w[i].kind == PP_CMP_WARN_EMULATED ?
+				"warning: %s:" : "warning: %s differs:", w[i].fact);
+		pp_print_string(PP_JSON, "kind", NULL, pp_cmp_warn_kind_name(w[i].kind));
 		pp_print_string(PP_ANY, "base", " base '%s'", w[i].base);
-		pp_print_string(PP_ANY, "new", ", new '%s'\n", w[i].new);
+		pp_print_string(PP_ANY, "new", ", new '%s'", w[i].new);
+		if (note)
+			pp_print_string(PP_ANY, "note", ": %s", note);
+		pp_print_text("\n");
 		pp_print_close_object();
 	}
 	pp_print_close_array();
+	if (insns)
+		pp_print_text("clock: %s on both sides (QEMU -icount): a change is an instruction-count change, the work done, not time\n",
+			      PP_CLOCK_VIRTUAL);
 	print_run_noise(rows, nrows, o);
 	pp_print_text("\n%-28s %12s %12s %-6s %8s %s  %s\n", "key", "base", "new", "unit",
-		      "change", "[interval]", "verdict");
+		      insns ? "insn chg" : "change", "[interval]", "verdict");
 	pp_print_open_array("results");
 	for (i = 0; i < nrows; i++) {
 		if (!o->sort && (!group || strcmp(group, rows[i].group))) {
@@ -429,8 +498,10 @@ static void print_comparison(const struct side *base, const struct side *new,
 	}
 	pp_print_close_array();
 	pp_print_u64(PP_ANY, "regressions", "\n%llu regression", nreg);
-	pp_print_text("%s beyond %.4g%% at %.0f%% confidence\n", nreg == 1 ? "" : "s",
-		      o->threshold, PP_CMP_CONF * 100);
+	pp_print_text("%s beyond %.4g%% at %.0f%% confidence%s%s\n", nreg == 1 ? "" : "s",
+		      o->threshold, PP_CMP_CONF * 100, insns ? " (instruction counts)" : "",
+		      k->gates ? "" : k->emulated_wall ?
+		      "; emulated on the wall clock, none fails the run" : "");
 	pp_print_close_object();
 }
 
@@ -462,17 +533,30 @@ static void row_summary(char *buf, size_t size, const struct row *r)
 		snprintf(buf, size, "%s: %s", r->pool->key, row_verdict(r));
 }
 
-static void print_junit(FILE *f, const struct side *new, const struct row *rows,
-			size_t nrows, size_t nfail)
+static void print_junit(FILE *f, const struct side *base, const struct side *new,
+			const struct pp_cmp_warn *w, size_t nw, const struct cmp_opts *o,
+			const struct row *rows, size_t nrows, size_t nfail)
 {
-	char text[512];
+	char text[PP_CMP_VALUE_MAX * 2 + 512];
 	size_t i;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites>\n<testsuite name=\"perfprobe compare ");
+	xml_escaped(f, base->arg);
+	fputc(' ', f);
 	xml_escaped(f, new->arg);
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
 		nrows, nfail, (size_t)0);
+	if (nw)
+		fprintf(f, "  <properties>\n");
+	for (i = 0; i < nw; i++) {
+		warn_line(text, sizeof(text), &w[i], o);
+		fprintf(f, "    <property name=\"warning\" value=\"");
+		xml_escaped(f, text);
+		fprintf(f, "\"/>\n");
+	}
+	if (nw)
+		fprintf(f, "  </properties>\n");
 	for (i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 
@@ -493,26 +577,48 @@ static void print_junit(FILE *f, const struct side *new, const struct row *rows,
 	fprintf(f, "</testsuite>\n</testsuites>\n");
 }
 
+/* Warnings as comment lines ("# warning: ..."): KTAP, and LAVA's shell. */
+static void print_warn_comments(FILE *f, const struct pp_cmp_warn *w, size_t nw,
+				const struct cmp_opts *o)
+{
+	char text[PP_CMP_VALUE_MAX * 2 + 512];
+	size_t i;
+
+	for (i = 0; i < nw; i++) {
+		warn_line(text, sizeof(text), &w[i], o);
+		text[strcspn(text, "\n")] = '\0';
+		fprintf(f, "# warning: %s\n", text);
+	}
+}
+
 /* KTAP: a test name is one word; keys already are. */
-static void print_ktap(FILE *f, const struct row *rows, size_t nrows)
+static void print_ktap(FILE *f, const struct side *base, const struct side *new,
+		       const struct pp_cmp_warn *w, size_t nw, const struct cmp_opts *o,
+		       const struct row *rows, size_t nrows)
 {
 	char text[512];
 	size_t i;
 
 	fprintf(f, "KTAP version 1\n1..%zu\n", nrows);
+	fprintf(f, "# perfprobe compare %s %s\n", base->arg, new->arg);
+	print_warn_comments(f, w, nw, o);
 	for (i = 0; i < nrows; i++) {
 		row_summary(text, sizeof(text), &rows[i]);
 		fprintf(f, "# %s\n", text);
 		fprintf(f, "%s %zu %s%s\n", rows[i].fails ? "not ok" : "ok", i + 1,
-			rows[i].pool->key, rows[i].ok ? "" : " # SKIP no samples on one side");
+			rows[i].pool->key, rows[i].ok ? "" : rows[i].clocks_differ ?
+			" # SKIP not comparable: instructions against time" :
+			" # SKIP no samples on one side");
 	}
 }
 
 /* LAVA's lava-test-case lines: the change in % is the measurement. */
-static void print_lava(FILE *f, const struct row *rows, size_t nrows)
+static void print_lava(FILE *f, const struct pp_cmp_warn *w, size_t nw,
+		       const struct cmp_opts *o, const struct row *rows, size_t nrows)
 {
 	size_t i;
 
+	print_warn_comments(f, w, nw, o);
 	for (i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 
@@ -570,15 +676,25 @@ static json_t *kcidb_test(const struct row *r, const char *build_id,
 }
 
 static int print_kcidb(FILE *f, const struct side *base, const struct side *new,
+		       const struct pp_cmp_warn *w, size_t nw, const struct cmp_opts *o,
 		       const struct row *rows, size_t nrows)
 {
 	const struct pp_meta *m = &new->runs[0].meta;
 	json_t *doc = json_object(), *ver = json_object(), *co = json_object();
 	json_t *b = json_object(), *tests = json_array(), *misc = json_object();
-	char id[256];
+	char id[256], text[PP_CMP_VALUE_MAX * 2 + 512];
 	size_t i;
 	int ret;
 
+	if (nw) {
+		json_t *wa = json_array();
+
+		for (i = 0; i < nw; i++) {
+			warn_line(text, sizeof(text), &w[i], o);
+			json_array_append_new(wa, json_string(text));
+		}
+		json_object_set_new(misc, "warnings", wa);
+	}
 	snprintf(id, sizeof(id), KCIDB_ORIGIN ":%s:%s", m->hostname, m->label);
 	json_object_set_new(ver, "major", json_integer(4));
 	json_object_set_new(ver, "minor", json_integer(3));
@@ -607,9 +723,9 @@ static int print_kcidb(FILE *f, const struct side *base, const struct side *new,
 /* --- one comparison --- */
 
 static int build_rows(const struct side *base, const struct side *new,
-		      const struct cmp_opts *o, struct pp_cmp_pool **pool,
-		      size_t *npool, struct row **out, size_t *nout, size_t *nreg,
-		      size_t *nfail)
+		      const struct cmp_opts *o, const struct cmp_kind *k,
+		      struct pp_cmp_pool **pool, size_t *npool, struct row **out,
+		      size_t *nout, size_t *nreg, size_t *nfail)
 {
 	struct row *rows;
 	size_t i, n = 0;
@@ -630,11 +746,14 @@ static int build_rows(const struct side *base, const struct side *new,
 			continue;
 		r->pool = p;
 		r->group = key_group(p->key);
-		r->ok = !p->conflict && p->nbase && p->nnew &&
+		/* instructions against time: no figure is compared */
+		r->clocks_differ = k->clock == PP_CMP_CLOCK_MIXED;
+		r->ok = !r->clocks_differ && !p->conflict && p->nbase && p->nnew &&
 			!pp_cmp_runs(p, o->threshold, o->run_noise, &r->st);
 		if (r->ok && r->st.verdict == PP_VERDICT_REGRESSION) {
 			(*nreg)++;
-			r->fails = !o->nfail_on || matches(o->fail_on, o->nfail_on, p->key);
+			r->fails = k->gates && (!o->nfail_on ||
+						matches(o->fail_on, o->nfail_on, p->key));
 			*nfail += r->fails;
 		}
 		n++;
@@ -653,39 +772,49 @@ static int compare_one(struct side *base, struct side *new,
 	struct pp_cmp_warn *w = NULL;
 	size_t npool = 0, nw = 0, nrows = 0, nreg = 0, nfail = 0;
 	struct row *rows = NULL;
+	struct cmp_kind k;
+	char text[PP_CMP_VALUE_MAX * 2 + 512];
+	size_t i;
 	int ret;
 
 	ret = pp_cmp_warnings(base->runs, base->npaths, new->runs, new->npaths,
 			      PP_CMP_MHZ_TOL_PCT, &w, &nw);
+	k.clock = pp_cmp_clock(base->runs, base->npaths, new->runs, new->npaths);
+	k.emulated_wall = false;
+	for (i = 0; !ret && i < nw; i++)
+		k.emulated_wall |= w[i].kind == PP_CMP_WARN_EMULATED;
+	k.gates = !k.emulated_wall || o->gate_emulated;
 	if (!ret)
-		ret = build_rows(base, new, o, &pool, &npool, &rows, &nrows, &nreg, &nfail);
+		ret = build_rows(base, new, o, &k, &pool, &npool, &rows, &nrows, &nreg, &nfail);
 	if (ret) {
 		pp_err("compare: %s", strerror(-ret));
 		goto out;
 	}
-	for (size_t i = 0; i < nw && o->format != FMT_TEXT && o->format != FMT_JSON; i++)
-		fprintf(stderr, "perfprobe: compare: warning: %s differs: base '%s', new '%s'\n",
-			w[i].fact, w[i].base, w[i].new);
+	for (i = 0; i < nw && o->format != FMT_TEXT && o->format != FMT_JSON; i++) {
+		warn_line(text, sizeof(text), &w[i], o);
+		fprintf(stderr, "perfprobe: compare: warning: %s\n", text);
+	}
 	switch (o->format) {
 	case FMT_TEXT:
 	case FMT_JSON:
-		print_comparison(base, new, w, nw, rows, nrows, o, nreg);
+		print_comparison(base, new, w, nw, rows, nrows, o, nreg, &k);
 		break;
 	case FMT_JUNIT:
-		print_junit(stdout, new, rows, nrows, nfail);
+		print_junit(stdout, base, new, w, nw, o, rows, nrows, nfail);
 		break;
 	case FMT_KTAP:
-		print_ktap(stdout, rows, nrows);
+		print_ktap(stdout, base, new, w, nw, o, rows, nrows);
 		break;
 	case FMT_LAVA:
-		print_lava(stdout, rows, nrows);
+		print_lava(stdout, w, nw, o, rows, nrows);
 		break;
 	case FMT_KCIDB:
-		ret = print_kcidb(stdout, base, new, rows, nrows);
+		ret = print_kcidb(stdout, base, new, w, nw, o, rows, nrows);
 		break;
 	}
 	*regressed |= nfail > 0;
-	*differs |= nw > 0;
+	for (i = 0; i < nw; i++)
+		*differs |= warn_counts(&w[i], o);
 out:
 	free(rows);
 	pp_cmp_pool_free(pool, npool);
