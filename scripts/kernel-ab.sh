@@ -3,9 +3,10 @@
 #
 # Kernel A against kernel B: for each, build perfprobe.ko against its build
 # tree, boot it in QEMU (scripts/vmtest.sh: KVM where a real boot works,
-# else TCG), run a benchmark set N times there with the kernel view, bring
-# the results back, and compare them with perfprobe compare (its CI exit
-# code: 0 no regression, 5 regression, 6 not comparable under --strict).
+# else TCG on QEMU's -icount, one vCPU), run a benchmark set N times there
+# with the kernel view, bring the results back, and compare them with
+# perfprobe compare (its CI exit code: 0 no regression, 5 regression, 6
+# not comparable under --strict).
 #
 # usage: scripts/kernel-ab.sh [options] A B
 #   A, B             a Debian kernel for scripts/get-kernel.sh (6.12-amd64,
@@ -18,6 +19,12 @@
 #   --kernel-view M  auto|kmod|bpf|off inside the guest (default kmod)
 #   --out DIR        where the runs and the comparison go (default ./kernel-ab)
 #   --format F       compare's output: text|json|junit|ktap|lava|kcidb
+#   --icount OPTS    under TCG, QEMU's -icount OPTS (default shift=0,sleep=off):
+#                    virtual time counted in instructions, deterministic
+#   --no-icount      under TCG, the wall clock (timings of the host's speed)
+#   --a-append ARGS, --b-append ARGS
+#                    kernel command line arguments for one side only (an
+#                    A/B of a boot option on one kernel)
 #   --                the rest is passed to perfprobe compare
 #
 # Documentation/ci.rst.
@@ -29,6 +36,9 @@ RUNS=3
 KVIEW=kmod
 OUT=kernel-ab
 FORMAT=text
+ICOUNT=shift=0,sleep=off
+APPEND_A=
+APPEND_B=
 SIDES=()
 EXTRA=()
 
@@ -42,8 +52,12 @@ while [ $# -gt 0 ]; do
 	--kernel-view) KVIEW=${2:?--kernel-view needs a mode}; shift 2 ;;
 	--out) OUT=${2:?--out needs a directory}; shift 2 ;;
 	--format) FORMAT=${2:?--format needs a format}; shift 2 ;;
+	--icount) ICOUNT=${2:?--icount needs QEMU -icount options}; shift 2 ;;
+	--no-icount) ICOUNT=; shift ;;
+	--a-append) APPEND_A=${2?--a-append needs arguments}; shift 2 ;;
+	--b-append) APPEND_B=${2?--b-append needs arguments}; shift 2 ;;
 	--) shift; EXTRA=("$@"); break ;;
-	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,32p' "$0"; exit 0 ;;
 	-*) die "unknown option '$1' (try --help)" ;;
 	*) SIDES+=("$1"); shift ;;
 	esac
@@ -52,6 +66,7 @@ done
 case $RUNS in ''|*[!0-9]*|0) die "--runs: '$RUNS' is not a positive number" ;; esac
 case $SET in *[!a-z0-9_,-]*|'') die "--set: '$SET' is not a comma-separated list of benchmarks" ;; esac
 case $KVIEW in auto|kmod|bpf|off) ;; *) die "--kernel-view: '$KVIEW': say auto, kmod, bpf or off" ;; esac
+case $ICOUNT in *[!a-z0-9=,]*) die "--icount: '$ICOUNT' is not a list of QEMU -icount options" ;; esac
 
 PERFPROBE=${PERFPROBE:-$ROOT/build/perfprobe}
 [ -x "$PERFPROBE" ] || make -s -C "$ROOT" tools >/dev/null || die "cannot build perfprobe"
@@ -67,19 +82,23 @@ side_args() {
 	esac
 }
 
-measure() { # LABEL SIDE
-	local label=$1 side=$2 dir=$OUT/$1 work rc
-	rm -rf "$dir" "$OUT/work-$label"
+measure() { # LABEL SIDE APPEND
+	local label=$1 side=$2 dir=$OUT/$1 work rc rel
+	rm -rf "$dir" "$OUT/$label"-* "$OUT/work-$label" "$OUT/accel-$label" "$OUT/clock-$label"
 	mkdir -p "$dir" "$OUT/work-$label"
-	say "$label: $side: $RUNS runs of $SET in QEMU"
+	say "$label: $side: $RUNS runs of $SET in QEMU${3:+, with $3}"
 	# shellcheck disable=SC2046
-	# the same command line for both (compare warns about any difference)
+	# the same command line for both but what --a/b-append adds (compare
+	# warns about any other difference; perfprobe_side= it ignores: it
+	# names the side, as BOOT_IMAGE= names the kernel).  Under TCG:
+	# -icount on one vCPU (Documentation/emulation.rst says why).
 	TMPDIR=$OUT/work-$label PERFPROBE_VMTEST_ONLY=ab PERFPROBE_VMTEST_SEED=1 \
-		PERFPROBE_VMTEST_APPEND="pp_ab_set=$SET pp_ab_runs=$RUNS pp_ab_kview=$KVIEW" \
+		PERFPROBE_VMTEST_APPEND="pp_ab_set=$SET pp_ab_runs=$RUNS pp_ab_kview=$KVIEW perfprobe_side=$label${3:+ $3}" \
+		PERFPROBE_VMTEST_ICOUNT=$ICOUNT \
 		PERFPROBE_VMTEST_TIMEOUT=$((420 + RUNS * 120)) \
 		"$ROOT/scripts/vmtest.sh" --keep $(side_args "$side") >"$OUT/$label.tap" 2>"$OUT/$label.err"
 	rc=$?
-	grep -h '^# vmtest: kernel\|^# vmtest: KVM' "$OUT/$label.tap" >&2
+	grep -h '^# vmtest: \(x86_64\|arm64\) kernel\|^# vmtest: KVM' "$OUT/$label.tap" >&2
 	work=$(ls -d "$OUT/work-$label"/perfprobe-vmtest.* 2>/dev/null | head -n1)
 	if [ $rc -ne 0 ] || [ -z "$work" ]; then
 		say "$label: the guest run failed (exit $rc): $OUT/$label.tap, $OUT/$label.err"
@@ -92,25 +111,47 @@ measure() { # LABEL SIDE
 	done
 	if grep -q 'accel tcg' "$OUT/$label.tap"; then
 		echo tcg >"$OUT/accel-$label"
+		grep -q 'accel tcg.* -icount ' "$OUT/$label.tap" && echo icount >"$OUT/clock-$label"
 	fi
+	# the side by its kernel in every output, compare naming it by its
+	# directory; DIR/A stays, a link, for scripts
+	rel=$(sed -n 's/^ *"kernel_release": "\([^"]*\)",*$/\1/p' "$dir/run-1.json" | head -n1)
+	SIDE_DIR[$label]=$OUT/$label-${rel:-unknown}
+	if ! mv "$dir" "${SIDE_DIR[$label]}" || ! ln -s "$label-${rel:-unknown}" "$dir"; then
+		say "$label: cannot name $dir by its kernel"
+		return 1
+	fi
+	say "$label: kernel ${rel:-unknown}: ${SIDE_DIR[$label]}"
 	return 0
 }
 
-measure A "${SIDES[0]}" || exit 1
-measure B "${SIDES[1]}" || exit 1
+declare -A SIDE_DIR
+measure A "${SIDES[0]}" "$APPEND_A" || exit 1
+measure B "${SIDES[1]}" "$APPEND_B" || exit 1
 
-if [ -f "$OUT/accel-A" ] || [ -f "$OUT/accel-B" ]; then
+if [ -f "$OUT/clock-A" ] && [ -f "$OUT/clock-B" ]; then
 	cat >&2 <<EOF
 kernel-ab: ***********************************************************************
-kernel-ab: *  These guests ran under TCG (emulation): their timings only test the  *
-kernel-ab: *  workflow, NOT the kernels.  Compare kernels where KVM really works.   *
+kernel-ab: *  These guests ran under TCG on QEMU -icount: their clocks counted     *
+kernel-ab: *  instructions.  A change is a change in the work the kernel does, not *
+kernel-ab: *  in time: cache misses, memory and device latency and contention are  *
+kernel-ab: *  invisible here (Documentation/emulation.rst).                        *
+kernel-ab: ***********************************************************************
+EOF
+elif [ -f "$OUT/accel-A" ] || [ -f "$OUT/accel-B" ]; then
+	cat >&2 <<EOF
+kernel-ab: ***********************************************************************
+kernel-ab: *  These guests ran under TCG (emulation) on the wall clock: their      *
+kernel-ab: *  timings only test the workflow, NOT the kernels, and compare's       *
+kernel-ab: *  verdicts gate nothing.  Use -icount (the default) or KVM.            *
 kernel-ab: ***********************************************************************
 EOF
 fi
 
 fmt=()
 [ "$FORMAT" = text ] || fmt=(--format "$FORMAT")
-"$PERFPROBE" compare "${fmt[@]}" "${EXTRA[@]}" "$OUT/A" "$OUT/B" | tee "$OUT/compare.$FORMAT"
+"$PERFPROBE" compare "${fmt[@]}" "${EXTRA[@]}" "${SIDE_DIR[A]}" "${SIDE_DIR[B]}" |
+	tee "$OUT/compare.$FORMAT"
 rc=${PIPESTATUS[0]}
-say "runs in $OUT/A and $OUT/B, the comparison in $OUT/compare.$FORMAT (perfprobe compare exit $rc)"
+say "runs in ${SIDE_DIR[A]} and ${SIDE_DIR[B]}, the comparison in $OUT/compare.$FORMAT (perfprobe compare exit $rc)"
 exit "$rc"

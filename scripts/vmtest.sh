@@ -25,6 +25,7 @@ KEEP=0
 VERBOSE=0
 MEM=${PERFPROBE_VMTEST_MEM:-512}
 SMP=${PERFPROBE_VMTEST_SMP:-2}
+ICOUNT=${PERFPROBE_VMTEST_ICOUNT:-}
 EXTRA_APPEND=${PERFPROBE_VMTEST_APPEND:-}
 
 usage() {
@@ -52,6 +53,8 @@ usage: $0 [--arch ARCH] [--kernel IMAGE] [--kdir TREE] [--moddir DIR]
 Environment: PERFPROBE_VMTEST_OPTIONAL=1 turns a missing QEMU/kernel/headers
 into "1..0 # SKIP"; PERFPROBE_VMTEST_ACCEL=tcg|kvm forces an accelerator;
 PERFPROBE_VMTEST_APPEND adds kernel command line arguments;
+PERFPROBE_VMTEST_ICOUNT=OPTS runs a TCG guest on virtual time counted in
+instructions (QEMU's -icount OPTS, e.g. shift=0,sleep=off; not with KVM);
 PERFPROBE_VMTEST_SEED fixes the fuzz seed (default: derived from the time,
 printed in the output so that a failing run can be repeated);
 PERFPROBE_VMTEST_ONLY / PERFPROBE_VMTEST_SKIP: comma-separated guest test
@@ -360,7 +363,7 @@ else
 	ARCHAPPEND="console=ttyS0,115200 tsc=reliable no_timer_check"
 	MACHINE=(-serial "file:$WORK/console.log" -serial "file:$WORK/results.log")
 fi
-APPEND="$ARCHAPPEND rdinit=/init panic=-1 oops=panic softlockup_panic=1 \
+BASE_APPEND="$ARCHAPPEND rdinit=/init panic=-1 oops=panic softlockup_panic=1 \
 hung_task_panic=1 sysctl.kernel.hung_task_timeout_secs=60 nmi_watchdog=0 \
 mitigations=off printk.devkmsg=on loglevel=7 \
 pp_seed=$SEED ${PERFPROBE_VMTEST_ONLY:+pp_only=$PERFPROBE_VMTEST_ONLY} \
@@ -372,12 +375,27 @@ ${PERFPROBE_VMTEST_SKIP:+pp_skip=$PERFPROBE_VMTEST_SKIP} $EXTRA_APPEND"
 # (tracepoint static keys toggled by TRACE_START/STOP) - see vmtest.rst.
 boot() {
 	ACCEL_OPT=$ACCEL
+	ICOUNT_OPT=()
+	CLOCK=wall
 	[ "$ACCEL" = tcg ] && ACCEL_OPT=tcg,thread=${PERFPROBE_VMTEST_TCG_THREAD:-single}
-	vsay "booting $KERNEL ($ACCEL_OPT, ${SMP} CPUs, ${MEM} MiB, timeout ${TIMEOUT}s)"
+	if [ -n "$ICOUNT" ] && [ "$ACCEL" = tcg ]; then
+		ICOUNT_OPT=(-icount "$ICOUNT")
+		CLOCK=icount
+		# one vCPU: with two, -icount's round-robin vCPUs let the
+		# guest's A/B runs take minutes, not seconds (emulation.rst)
+		[ -n "${PERFPROBE_VMTEST_SMP:-}" ] || SMP=1
+	elif [ -n "$ICOUNT" ]; then
+		echo "# vmtest: -icount is TCG's alone: $ACCEL runs on the wall clock"
+	fi
+	# What runs the guest, said to perfprobe inside it (results.rst,
+	# "emulation"): only this side knows -icount for sure.
+	APPEND="$BASE_APPEND perfprobe_accel=$ACCEL perfprobe_clock=$CLOCK"
+	vsay "booting $KERNEL ($ACCEL_OPT${ICOUNT_OPT[*]:+ ${ICOUNT_OPT[*]}}, ${SMP} CPUs, ${MEM} MiB, timeout ${TIMEOUT}s)"
 	: >"$WORK/console.log"
 	: >"$WORK/results.log"
 	BOOT_START=$(date +%s)
-	timeout -k 5 "$TIMEOUT" "$QEMU" -accel "$ACCEL_OPT" -cpu "$CPU" -smp "$SMP" -m "$MEM" \
+	timeout -k 5 "$TIMEOUT" "$QEMU" -accel "$ACCEL_OPT" ${ICOUNT_OPT[@]+"${ICOUNT_OPT[@]}"} \
+		-cpu "$CPU" -smp "$SMP" -m "$MEM" \
 		-nodefaults -no-user-config -display none -monitor none -no-reboot \
 		"${MACHINE[@]}" -kernel "$KERNEL" -initrd "$WORK/initramfs.cpio.gz" -append "$APPEND" \
 		</dev/null >"$WORK/qemu.log" 2>&1
@@ -465,7 +483,7 @@ fi
 echo "1..$n"
 cat "$tapout"
 END=$(date +%s)
-echo "# vmtest: $ARCH kernel $KREL ($KERNEL), accel $ACCEL_OPT, fuzz seed $SEED, wall time $((END - START))s"
+echo "# vmtest: $ARCH kernel $KREL ($KERNEL), accel $ACCEL_OPT${ICOUNT_OPT[*]:+ ${ICOUNT_OPT[*]}}, $SMP CPUs, fuzz seed $SEED, wall time $((END - START))s"
 
 if [ "$nfail" != 0 ]; then
 	say "FAIL: $nfail of $n tests failed"

@@ -29,7 +29,7 @@ _perfprobe_cmds="list run syscall summary ls compare report import export kernel
 _perfprobe_opts() {
 	case $1 in
 	ls) echo "--kernel --label" ;;
-	compare) echo "--threshold --run-noise --no-history --sort --strict --fail-on --ignore --format" ;;
+	compare) echo "--threshold --run-noise --gate-emulated --no-history --sort --strict --fail-on --ignore --format" ;;
 	report) echo "--format" ;;
 	export) echo "--csv" ;;
 	copy) echo "--dir --sizes --align" ;;

@@ -7,7 +7,7 @@
 # the exit code by the verdicts); every regression asserted is made by
 # altering a run's samples with jq, by a factor known to be beyond them.
 . "$(dirname "$0")/tap.sh"
-plan 48
+plan 66
 
 A=$T_TMP/a.json
 B=$T_TMP/b.json
@@ -251,6 +251,88 @@ for t in d['tests']:
     assert set(t['number']) <= {'value', 'unit', 'prefix'} and isinstance(t['number']['value'], float)
     assert t['status'] == 'FAIL' and t['misc']['verdict'] == 'regression'
 " "$T_TMP/kcidb.json"
+
+# Emulation (compare.rst, "Emulated runs"), on saved runs of a TCG guest
+# on -icount (tests/fixtures/emulation/README): the same kernel booted
+# twice, two runs a side.
+FX=$(cd "$(dirname "$0")/../fixtures/emulation" && pwd)
+mkdir -p "$T_TMP/ia" "$T_TMP/ib"
+cp "$FX"/icount-A-*.json "$T_TMP/ia/" && cp "$FX"/icount-B-*.json "$T_TMP/ib/"
+check "the saved runs say: emulated by TCG, on a virtual clock" jq -e -s 'all(.[].meta.emulation;
+	.emulated == true and .accelerator == "tcg" and .clock == "virtual (instructions)")' "$FX"/icount-*.json
+"$PERFPROBE" compare --threshold 1 "$T_TMP/ia" "$T_TMP/ib" >"$T_TMP/icount.txt"
+ok $? "the same kernel twice on virtual time: exit 0"
+check "... the text calls a change an instruction-count change" \
+	grep -q '^clock: virtual (instructions) on both sides.*instruction-count change' "$T_TMP/icount.txt"
+"$PERFPROBE" compare --json --threshold 1 "$T_TMP/ia" "$T_TMP/ib" >"$T_TMP/icount.json"
+check "... every key 'same' within 1%, the verdicts gate, nothing warned" jq -e '.comparisons[0] |
+	.clock == "virtual (instructions)" and .gates and (.warnings | length) == 0 and
+	(.results | length) == 7 and all(.results[]; .verdict == "same" and .lo_pct >= -1 and .hi_pct <= 1)' \
+	"$T_TMP/icount.json"
+# 1% more instructions in one key of B (every sample of both its runs)
+for f in "$T_TMP"/ib/*.json; do
+	jq '(.results[] | select(.key == "lat_syscall-read")) |= (.samples |= map(. * 1.01) |
+		.value *= 1.01 | .stats.median *= 1.01)' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+done
+"$PERFPROBE" compare --json --threshold 0.8 "$T_TMP/ia" "$T_TMP/ib" >"$T_TMP/icount1.json"
+rc=$?
+ok $([ $rc -eq 5 ]; echo $?) "one key 1% more instructions, --threshold 0.8: exit 5 (got $rc)"
+check "... that key a regression that fails, +1.0%, the others same" jq -e '.comparisons[0].results |
+	all(if .key == "lat_syscall-read" then .verdict == "regression" and .fails and
+		(.change_pct * 10 | round) == 10 else .verdict == "same" end)' "$T_TMP/icount1.json"
+
+# Instructions against time: the same runs, one side said to be timed.
+mkdir -p "$T_TMP/wa" "$T_TMP/wb"
+for f in "$FX"/icount-*.json; do
+	case $f in *-A-*) d=wa ;; *) d=wb ;; esac
+	jq '.meta.emulation.clock = "wall" | .meta.emulation.stated_by = "perfprobe_accel=tcg (kernel command line)"' \
+		"$f" >"$T_TMP/$d/$(basename "$f")"
+done
+"$PERFPROBE" compare "$T_TMP/ia" "$T_TMP/wb" >"$T_TMP/mixed.txt" 2>/dev/null
+ok $([ $? -eq 6 ]; echo $?) "virtual against wall clock: nothing comparable, exit 6 even without --strict"
+check "... the warning says the clocks differ and nothing is compared" grep -q \
+	"^warning: emulation.clock differs: base 'virtual (instructions)', new 'wall': .*no figure is compared" "$T_TMP/mixed.txt"
+"$PERFPROBE" compare --json "$T_TMP/ia" "$T_TMP/wb" >"$T_TMP/mixed.json" 2>/dev/null
+check "... every key not-comparable, no change given, the warning's kind 'clock'" jq -e '.comparisons[0] |
+	.clock == "mixed" and .warnings[0].kind == "clock" and
+	(.results | length) == 7 and all(.results[]; .verdict == "not-comparable" and .change_pct == null)' \
+	"$T_TMP/mixed.json"
+"$PERFPROBE" compare --strict "$T_TMP/wb" "$T_TMP/ia" >/dev/null 2>&1
+ok $([ $? -eq 6 ]; echo $?) "... --strict: exit 6 (not comparable)"
+
+# An emulator on the wall clock: B 50% slower is reported, and fails nothing.
+for f in "$T_TMP"/wb/*.json; do
+	jq '.results |= map(.samples |= map(. * 1.5) | .value *= 1.5 | .stats.median *= 1.5)' \
+		"$f" >"$f.tmp" && mv "$f.tmp" "$f"
+done
+"$PERFPROBE" compare "$T_TMP/wa" "$T_TMP/wb" >"$T_TMP/wall.txt"
+ok $? "TCG on the wall clock, 50% slower: exit 0"
+check "... it says so: an emulator's times, the verdicts gate nothing" grep -q \
+	"^warning: emulation: base 'tcg (wall clock)', new 'tcg (wall clock)': .*gate nothing" "$T_TMP/wall.txt"
+"$PERFPROBE" compare --json "$T_TMP/wa" "$T_TMP/wb" >"$T_TMP/wall.json"
+check "... JSON: the warning, gates false, every key a regression that does not fail" jq -e '.comparisons[0] |
+	(.gates | not) and .warnings[0].kind == "emulated" and
+	all(.results[]; .verdict == "regression" and (.fails | not))' "$T_TMP/wall.json"
+"$PERFPROBE" compare --format junit "$T_TMP/wa" "$T_TMP/wb" >"$T_TMP/wall.xml" 2>"$T_TMP/wall.err"
+check "... JUnit: no failure, the warning as a property, the sides by name, and on stderr" python3 -c "
+import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find('testsuite')
+assert s.get('failures') == '0' and not s.findall('.//failure')
+p = [x.get('value') for x in s.find('properties').findall('property') if x.get('name') == 'warning']
+assert len(p) == 1 and 'gate nothing' in p[0], p
+assert s.get('name').endswith(' ' + sys.argv[2] + ' ' + sys.argv[3]), s.get('name')
+assert 'warning: emulation:' in open(sys.argv[4]).read()
+" "$T_TMP/wall.xml" "$T_TMP/wa" "$T_TMP/wb" "$T_TMP/wall.err"
+"$PERFPROBE" compare --format ktap "$T_TMP/wa" "$T_TMP/wb" 2>/dev/null >"$T_TMP/wall.ktap"
+check "... KTAP: every key ok, the warning a diagnostic line" sh -c "grep -q '^# warning: emulation: ' '$T_TMP/wall.ktap' &&
+	! grep -q '^not ok' '$T_TMP/wall.ktap' && test \$(grep -c '^ok ' '$T_TMP/wall.ktap') -eq 7"
+"$PERFPROBE" compare --format kcidb "$T_TMP/wa" "$T_TMP/wb" 2>/dev/null >"$T_TMP/wall.kcidb"
+check "... KCIDB: every test PASS, the warning in the build's misc" jq -e '(.builds[0].misc.warnings |
+	length == 1 and (.[0] | test("gate nothing"))) and all(.tests[]; .status == "PASS")' "$T_TMP/wall.kcidb"
+"$PERFPROBE" compare --gate-emulated "$T_TMP/wa" "$T_TMP/wb" >"$T_TMP/gate.txt"
+ok $([ $? -eq 5 ]; echo $?) "... --gate-emulated: exit 5, the verdicts gate"
+"$PERFPROBE" compare --gate-emulated --strict "$T_TMP/wa" "$T_TMP/wa" >/dev/null
+ok $? "... --gate-emulated --strict, no other difference: exit 0"
 
 # Bad input: one line, the right exit code.
 "$PERFPROBE" compare "$A" 2>"$T_TMP/e" >/dev/null

@@ -7,7 +7,7 @@
 # a phone-wide window.  --format svg writes well-formed SVG files; export
 # --csv gives every result once with the figures of the JSON.
 . "$(dirname "$0")/tap.sh"
-NTESTS=19
+NTESTS=21
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -46,6 +46,25 @@ ok $([ -z "${miss:-}" ]; echo $?) "the summary tables are there${miss:+ (missing
 check "both runs are rows, the comparison has verdicts" sh -c \
 	"grep -c '<td class=\"l\">base</td>' '$R' | grep -qv '^0\$' &&
 	 grep -q 'new against base' '$R' && grep -q 'regression\\|no change\\|too noisy' '$R'"
+
+# emulated runs (tests/fixtures/emulation: TCG on -icount; a copy said to
+# be timed): said at the top, before the runs; no emulated MHz as a clock
+FX=$(cd "$(dirname "$0")/../fixtures/emulation" && pwd)
+jq '.meta.emulation.clock = "wall" | .meta.label = "wall"' "$FX/icount-B-1.json" >"$T_TMP/wall.json"
+pp report "$FX/icount-A-1.json" "$T_TMP/wall.json" -o "$T_TMP/e.html" 2>"$T_TMP/e"
+ok $? "report of an -icount run and a wall-clock emulated one exits 0$(sed 's/^/ /' "$T_TMP/e")"
+check "... emulation and the virtual clock at the top, their MHz not shown, not compared" python3 -c "
+import sys
+p = open(sys.argv[1]).read()
+e, r = p.find('id=\"emulation\"'), p.find('id=\"runs\"')
+assert 0 < e < r, (e, r)
+top = p[e:r]
+assert 'Virtual clock</b>: ' + sys.argv[2] + ' ran on' in top, top
+assert 'Emulated</b>: wall ran under' in top, top
+runs = p[r:p.find('</table>', r)]
+assert '<td>virtual</td>' in runs and '<td>emulated</td>' in runs and '>969' not in runs, runs
+assert 'Not compared: one counted instructions' in p
+" "$T_TMP/e.html" "$(jq -r .meta.label "$FX/icount-A-1.json")"
 
 # in a browser: a script of the test's own, added to a copy, measures
 # every chart where the page lays it out

@@ -595,6 +595,100 @@ static void test_warnings(void **state)
 	free(w);
 }
 
+static void emul(struct pp_run *run, int emulated, bool virtual_clock)
+{
+	run->meta.emul = (struct pp_emul){ .recorded = true, .emulated = emulated,
+					   .virtual_clock = virtual_clock };
+	strcpy(run->meta.emul.accel, emulated == 1 ? "tcg" : "kvm");
+}
+
+/*
+ * Emulation: instructions are never compared with time; an emulator on
+ * the wall clock is said; virtual clocks on both sides are not a warning.
+ */
+static void test_emulation_warnings(void **state)
+{
+	struct pp_run base[2], new[1];
+	struct pp_cmp_warn *w;
+	const struct pp_cmp_warn *x;
+	size_t n;
+
+	(void)state;
+	meta(&base[0], "ppvm", 0);
+	meta(&base[1], "ppvm", 0);
+	meta(&new[0], "ppvm", 0);
+	/* not recorded anywhere (older files): wall, nothing said */
+	assert_int_equal(pp_cmp_clock(base, 2, new, 1), PP_CMP_CLOCK_WALL);
+	assert_int_equal(pp_cmp_warnings(base, 2, new, 1, 5, &w, &n), 0);
+	assert_int_equal(n, 0);
+
+	/* -icount on every run: instruction counts, comparable, no warning */
+	emul(&base[0], 1, true);
+	emul(&base[1], 1, true);
+	emul(&new[0], 1, true);
+	assert_int_equal(pp_cmp_clock(base, 2, new, 1), PP_CMP_CLOCK_VIRTUAL);
+	assert_int_equal(pp_cmp_warnings(base, 2, new, 1, 5, &w, &n), 0);
+	assert_int_equal(n, 0);
+
+	/* one run timed: not comparable, said first */
+	emul(&new[0], 1, false);
+	assert_int_equal(pp_cmp_clock(base, 2, new, 1), PP_CMP_CLOCK_MIXED);
+	assert_int_equal(pp_cmp_warnings(base, 2, new, 1, 5, &w, &n), 0);
+	assert_true(n >= 1);
+	assert_string_equal(w[0].fact, "emulation.clock");
+	assert_int_equal(w[0].kind, PP_CMP_WARN_CLOCK);
+	assert_string_equal(w[0].base, "virtual (instructions)");
+	assert_string_equal(w[0].new, "wall");
+	x = find_warn(w, n, "emulation");
+	assert_non_null(x);
+	assert_int_equal(x->kind, PP_CMP_WARN_EMULATED);
+	free(w);
+
+	/* mixed within one side is mixed too */
+	emul(&new[0], 1, true);
+	emul(&base[1], 1, false);
+	assert_int_equal(pp_cmp_clock(base, 2, new, 1), PP_CMP_CLOCK_MIXED);
+	assert_int_equal(pp_cmp_warnings(base, 2, new, 1, 5, &w, &n), 0);
+	x = find_warn(w, n, "emulation.clock");
+	assert_non_null(x);
+	assert_string_equal(x->base, "virtual (instructions) | wall");
+	free(w);
+
+	/* TCG on the wall clock on both sides: the same clock, but said */
+	emul(&base[0], 1, false);
+	emul(&new[0], 1, false);
+	assert_int_equal(pp_cmp_clock(base, 2, new, 1), PP_CMP_CLOCK_WALL);
+	assert_int_equal(pp_cmp_warnings(base, 2, new, 1, 5, &w, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(w[0].fact, "emulation");
+	assert_int_equal(w[0].kind, PP_CMP_WARN_EMULATED);
+	assert_string_equal(w[0].base, "tcg (wall clock)");
+	assert_string_equal(w[0].new, "tcg (wall clock)");
+	free(w);
+
+	/* KVM on one side, TCG on the other: the accelerator differs as well */
+	emul(&base[0], 0, false);
+	emul(&base[1], 0, false);
+	assert_int_equal(pp_cmp_warnings(base, 2, new, 1, 5, &w, &n), 0);
+	x = find_warn(w, n, "emulation.accelerator");
+	assert_non_null(x);
+	assert_int_equal(x->kind, PP_CMP_WARN_DIFFERS);
+	assert_string_equal(x->base, "kvm");
+	assert_string_equal(x->new, "tcg");
+	x = find_warn(w, n, "emulation");
+	assert_non_null(x);
+	assert_string_equal(x->base, "not emulated");
+	free(w);
+
+	/* the side kernel-ab.sh names is not a difference in the command line */
+	meta(&base[0], "ppvm", 0);
+	meta(&new[0], "ppvm", 0);
+	strcat(base[0].meta.kcmdline, " perfprobe_side=A");
+	strcat(new[0].meta.kcmdline, " perfprobe_side=B");
+	assert_int_equal(pp_cmp_warnings(base, 1, new, 1, 5, &w, &n), 0);
+	assert_int_equal(n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -613,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_one_run_assumed),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_emulation_warnings),
 	};
 
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);

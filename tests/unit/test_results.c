@@ -179,6 +179,136 @@ static void test_round_trip(void **state)
 	pp_run_free(&back);
 }
 
+/* meta.emulation round trip: what it says, and not recorded when absent. */
+static void test_emulation_round_trip(void **state)
+{
+	struct pp_run run, back;
+	char p[256], err[512], *s;
+
+	(void)state;
+	make_run(&run);
+	s = pp_run_to_string(&run);
+	assert_null(strstr(s, "\"emulation\""));	/* not recorded: not written */
+	free(s);
+	run.meta.emul = (struct pp_emul){ .recorded = true, .emulated = 1, .accel = "tcg",
+					  .virtual_clock = true,
+					  .stated = "perfprobe_accel=tcg (kernel command line)",
+					  .detected = "CPUID hypervisor signature 'TCGTCGTCGTCG'" };
+	path(p, "emul.json");
+	assert_int_equal(pp_run_save(&run, p), 0);
+	assert_int_equal(pp_run_load(&back, p, err, sizeof(err)), 0);
+	assert_true(back.meta.emul.recorded);
+	assert_int_equal(back.meta.emul.emulated, 1);
+	assert_string_equal(back.meta.emul.accel, "tcg");
+	assert_true(back.meta.emul.virtual_clock);
+	assert_string_equal(pp_emul_clock(&back.meta.emul), "virtual (instructions)");
+	assert_false(pp_emul_wall(&back.meta.emul));
+	assert_string_equal(back.meta.emul.stated, run.meta.emul.stated);
+	assert_string_equal(back.meta.emul.detected, run.meta.emul.detected);
+	pp_run_free(&back);
+	/* cannot be told: null, and read back as such */
+	run.meta.emul = (struct pp_emul){ .recorded = true, .emulated = -1 };
+	s = pp_run_to_string(&run);
+	assert_non_null(strstr(s, "\"emulated\": null"));
+	assert_non_null(strstr(s, "\"accelerator\": null"));
+	assert_non_null(strstr(s, "\"clock\": \"wall\""));
+	assert_null(strstr(s, "stated_by"));
+	free(s);
+	assert_int_equal(pp_run_save(&run, p), 0);
+	assert_int_equal(pp_run_load(&back, p, err, sizeof(err)), 0);
+	assert_int_equal(back.meta.emul.emulated, -1);
+	assert_false(back.meta.emul.virtual_clock);
+	pp_run_free(&back);
+	pp_run_free(&run);
+}
+
+/* What the machine shows, and what whoever started it says (which wins). */
+static void test_emulation_decide(void **state)
+{
+	struct pp_emul e;
+	struct pp_emul_in in = { .hv_bit = 1, .hv_sig = "TCGTCGTCGTCG", .dmi_vendor = "QEMU" };
+
+	(void)state;
+	/* QEMU 7.2's TCG signs CPUID 0x40000000 */
+	pp_emul_decide(&e, &in);
+	assert_true(e.recorded);
+	assert_int_equal(e.emulated, 1);
+	assert_string_equal(e.accel, "tcg");
+	assert_false(e.virtual_clock);		/* not told: the wall clock */
+	assert_string_equal(e.stated, "");
+	assert_non_null(strstr(e.detected, "TCGTCGTCGTCG"));
+	/* KVM under QEMU: the same DMI vendor, KVM's signature */
+	in.hv_sig = "KVMKVMKVM";
+	pp_emul_decide(&e, &in);
+	assert_int_equal(e.emulated, 0);
+	assert_string_equal(e.accel, "kvm");
+	/* a QEMU machine with the hypervisor bit and no signature: TCG */
+	in.hv_sig = "";
+	pp_emul_decide(&e, &in);
+	assert_int_equal(e.emulated, 1);
+	assert_string_equal(e.accel, "tcg");
+	/* no bit, no QEMU: the hardware */
+	in.hv_bit = 0;
+	in.dmi_vendor = "Dell Inc.";
+	pp_emul_decide(&e, &in);
+	assert_int_equal(e.emulated, 0);
+	assert_string_equal(e.accel, "none");
+	/* a hypervisor perfprobe does not know: cannot tell */
+	in.hv_bit = 1;
+	in.hv_sig = "SomethingNew";
+	pp_emul_decide(&e, &in);
+	assert_int_equal(e.emulated, -1);
+	assert_string_equal(e.accel, "");
+	/* no CPUID: cannot tell either, unless told */
+	in.hv_bit = -1;
+	in.hv_sig = NULL;
+	in.dmi_vendor = NULL;
+	pp_emul_decide(&e, &in);
+	assert_int_equal(e.emulated, -1);
+	/* the kernel command line states it, and the clock */
+	in.cmdline = "console=ttyS0 perfprobe_accel=tcg quiet perfprobe_clock=icount";
+	pp_emul_decide(&e, &in);
+	assert_int_equal(e.emulated, 1);
+	assert_string_equal(e.accel, "tcg");
+	assert_true(e.virtual_clock);
+	assert_string_equal(e.stated, "perfprobe_accel=tcg (kernel command line), "
+			    "perfprobe_clock=icount (kernel command line)");
+	/* the environment wins over the command line; so does a statement over CPUID */
+	in.hv_bit = 1;
+	in.hv_sig = "TCGTCGTCGTCG";
+	in.env_accel = "kvm";
+	in.env_clock = "wall";
+	pp_emul_decide(&e, &in);
+	assert_int_equal(e.emulated, 0);
+	assert_string_equal(e.accel, "kvm");
+	assert_false(e.virtual_clock);
+	assert_string_equal(e.stated, "PERFPROBE_ACCEL=kvm (environment), "
+			    "PERFPROBE_CLOCK=wall (environment)");
+	assert_non_null(strstr(e.detected, "TCGTCGTCGTCG"));	/* kept beside it */
+	/* a word that only starts like it is not it */
+	in.env_accel = NULL;
+	in.env_clock = NULL;
+	in.cmdline = "xperfprobe_accel=kvm perfprobe_accelx=kvm";
+	pp_emul_decide(&e, &in);
+	assert_string_equal(e.accel, "tcg");
+	assert_string_equal(e.stated, "");
+}
+
+/* An emulated CPU's add chain is not a clock. */
+static void test_emulated_mhz(void **state)
+{
+	struct pp_mhz mhz = { .mhz = 969.6, .trusted = true };
+	struct pp_emul e = { .recorded = true, .emulated = 0 };
+
+	(void)state;
+	pp_mhz_emulated(&mhz, &e);
+	assert_true(mhz.trusted);
+	e.emulated = 1;
+	pp_mhz_emulated(&mhz, &e);
+	assert_false(mhz.trusted);
+	assert_non_null(strstr(mhz.note, "not a clock"));
+}
+
 /* A fact that was not recorded is not written: absent, not "" or "unknown". */
 static void test_facts_absent_not_written(void **state)
 {
@@ -438,6 +568,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kside_scale),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_emulation_round_trip),
+		cmocka_unit_test(test_emulation_decide),
+		cmocka_unit_test(test_emulated_mhz),
 		cmocka_unit_test(test_facts_absent_not_written),
 		cmocka_unit_test(test_old_file_loads),
 		cmocka_unit_test(test_facts_from_sysfs),

@@ -445,7 +445,9 @@ case ",${pp_only:-}," in
 	while [ "$i" -lt "${pp_ab_runs:-3}" ]; do
 		i=$((i + 1))
 		rm -f /tmp/ab.json
+		# labelled by side and kernel: A-6.1.0-57-amd64
 		$PPC --quick --no-save --cpu 0 --kernel-view="${pp_ab_kview:-auto}" \
+			--label "${perfprobe_side:+$perfprobe_side-}$(uname -r)" \
 			-o /tmp/ab.json run $set_list >/dev/null 2>/tmp/ab.err
 		rc=$?
 		# 4: a benchmark could not run here (said in the document): still a run

@@ -80,10 +80,23 @@ void pp_kside_scale(struct pp_kside *k, double div)
 	}
 }
 
+const char *pp_emul_clock(const struct pp_emul *e)
+{
+	if (!e->recorded)
+		return NULL;
+	return e->virtual_clock ? PP_CLOCK_VIRTUAL : PP_CLOCK_WALL;
+}
+
+bool pp_emul_wall(const struct pp_emul *e)
+{
+	return e->recorded && e->emulated == 1 && !e->virtual_clock;
+}
+
 void pp_run_init(struct pp_run *run)
 {
 	memset(run, 0, sizeof(*run));
 	run->meta.pin_cpu = -1;
+	run->meta.emul.emulated = -1;
 }
 
 static int cmp_mitig(const void *a, const void *b)

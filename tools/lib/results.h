@@ -119,6 +119,25 @@ struct pp_mitig {
 
 #define PP_MITIG_MAX		48
 
+/*
+ * What ran the machine: the hardware (bare metal, or a hypervisor on
+ * hardware virtualisation) or an emulator (QEMU's TCG), and what the
+ * run's clock counts.  Said by whoever started the machine
+ * (PERFPROBE_ACCEL, perfprobe_accel= on the kernel command line), else
+ * detected from inside it (pp_emul_decide(); Documentation/results.rst).
+ */
+struct pp_emul {
+	bool recorded;			/* false: a file from before it */
+	int emulated;			/* 1, 0; -1 when it cannot be told */
+	char accel[16];			/* "tcg", "kvm", ..., "none"; "" unknown */
+	bool virtual_clock;		/* QEMU -icount: time is instructions */
+	char stated[160];		/* who said so; "" = nobody, detected */
+	char detected[256];		/* what the machine itself shows */
+};
+
+#define PP_CLOCK_WALL		"wall"
+#define PP_CLOCK_VIRTUAL	"virtual (instructions)"
+
 struct pp_meta {
 	char version[32];
 	char date[32];			/* ISO 8601, UTC */
@@ -153,6 +172,7 @@ struct pp_meta {
 	char thp_defrag[32];		/* [selected] word */
 	struct pp_mitig mitig[PP_MITIG_MAX];	/* sorted by name */
 	size_t nmitig;
+	struct pp_emul emul;
 };
 
 struct pp_run {
@@ -237,6 +257,10 @@ bool pp_key_valid(const char *key);
 /* A --label: 1-63 of [A-Za-z0-9._+-], not "latest" (a word of its own). */
 bool pp_label_valid(const char *label);
 void pp_kside_clear(struct pp_kside *k);
+/* "wall" or "virtual (instructions)"; NULL when not recorded. */
+const char *pp_emul_clock(const struct pp_emul *e);
+/* An emulator timed the run on the wall clock: its times are the host's. */
+bool pp_emul_wall(const struct pp_emul *e);
 /*
  * A string that lives as long as the process, one copy of each text (the
  * kernel view's scope and missing strings repeat in every result): NULL

@@ -65,6 +65,27 @@ static void load_facts(struct pp_meta *m, json_t *o)
 	pp_mitig_sort(m);
 }
 
+/* Optional: a file written before it leaves emul not recorded. */
+static void load_emul(struct pp_emul *e, json_t *o)
+{
+	json_t *em = json_object_get(o, "emulation"), *v;
+	const char *clock;
+
+	memset(e, 0, sizeof(*e));
+	e->emulated = -1;
+	if (!json_is_object(em))
+		return;
+	e->recorded = true;
+	v = json_object_get(em, "emulated");
+	if (json_is_boolean(v))
+		e->emulated = json_is_true(v);
+	copy_str(e->accel, sizeof(e->accel), em, "accelerator");
+	clock = jstr(em, "clock");
+	e->virtual_clock = clock && !strcmp(clock, PP_CLOCK_VIRTUAL);
+	copy_str(e->stated, sizeof(e->stated), em, "stated_by");
+	copy_str(e->detected, sizeof(e->detected), em, "detected");
+}
+
 static void load_meta(struct pp_meta *m, json_t *o)
 {
 	json_t *mhz = json_object_get(o, "mhz");
@@ -110,6 +131,7 @@ static void load_meta(struct pp_meta *m, json_t *o)
 		m->pin_cpu = (int)jnum(opt, "pin_cpu", -1);
 	}
 	load_facts(m, o);
+	load_emul(&m->emul, o);
 }
 
 static void load_kside(struct pp_kside *k, json_t *o)

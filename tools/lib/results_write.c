@@ -46,6 +46,24 @@ static void facts_to_json(json_t *o, const struct pp_meta *m)
 	json_object_set_new(o, "mitigations", mit);
 }
 
+/* Written when recorded; null where it cannot be told. */
+static void emul_to_json(json_t *o, const struct pp_emul *e)
+{
+	json_t *em;
+
+	if (!e->recorded)
+		return;
+	em = json_object();
+	json_object_set_new(em, "emulated", e->emulated < 0 ? json_null() :
+			    json_boolean(e->emulated));
+	json_object_set_new(em, "accelerator", e->accel[0] ? json_string(e->accel) :
+			    json_null());
+	json_object_set_new(em, "clock", json_string(pp_emul_clock(e)));
+	set_fact(em, "stated_by", e->stated);
+	set_fact(em, "detected", e->detected);
+	json_object_set_new(o, "emulation", em);
+}
+
 static json_t *meta_to_json(const struct pp_meta *m)
 {
 	json_t *o = json_object(), *mhz = json_object(), *clk = json_object();
@@ -74,6 +92,7 @@ static json_t *meta_to_json(const struct pp_meta *m)
 	json_object_set_new(mhz, "method", json_string(m->mhz.method));
 	json_object_set_new(mhz, "note", json_string(m->mhz.note));
 	json_object_set_new(o, "mhz", mhz);
+	emul_to_json(o, &m->emul);
 
 	json_object_set_new(o, "compiler", json_string(m->compiler));
 	json_object_set_new(o, "command_line", json_string(m->cmdline));

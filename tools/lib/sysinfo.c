@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -274,6 +277,207 @@ void pp_sysinfo_facts(struct pp_meta *m, const char *root)
 		pp_thp_selected(line, m->thp_defrag, sizeof(m->thp_defrag));
 }
 
+/* --- emulation --- */
+
+#define DMI_VENDOR	"/sys/class/dmi/id/sys_vendor"
+
+/* What each accelerator is; anything else stated is recorded, untold. */
+static const struct {
+	const char *name;
+	bool emulated;
+} accels[] = {
+	{ "tcg", true }, { "kvm", false }, { "hvf", false }, { "whpx", false },
+	{ "nvmm", false }, { "xen", false }, { "hyperv", false },
+	{ "vmware", false }, { "none", false },
+};
+
+/* CPUID 0x40000000 signatures: the hypervisor, and whether it emulates. */
+static const struct {
+	const char *sig, *accel;
+	bool emulated;
+} hv_sigs[] = {
+	{ "KVMKVMKVM", "kvm", false }, { "TCGTCGTCGTCG", "tcg", true },
+	{ "Microsoft Hv", "hyperv", false }, { "VMwareVMware", "vmware", false },
+	{ "XenVMMXenVMM", "xen", false }, { "VBoxVBoxVBox", "virtualbox", false },
+	{ "bhyve bhyve ", "bhyve", false }, { "ACRNACRNACRN", "acrn", false },
+};
+
+/* The value of word NAME= in a command line into buf; false if absent. */
+static bool cmdline_value(const char *cmdline, const char *name, char *buf,
+			  size_t size)
+{
+	size_t len = strlen(name);
+	const char *p = cmdline;
+
+	while (p && *p) {
+		p += strspn(p, " \t\n");
+		if (!strncmp(p, name, len) && p[len] == '=') {
+			p += len + 1;
+			len = strcspn(p, " \t\n");
+			if (len >= size)
+				len = size - 1;
+			memcpy(buf, p, len);
+			buf[len] = '\0';
+			return true;
+		}
+		p += strcspn(p, " \t\n");
+	}
+	return false;
+}
+
+/* What the machine shows, into e->detected, e->accel and e->emulated. */
+static void emul_detected(struct pp_emul *e, const struct pp_emul_in *in)
+{
+	bool qemu = in->dmi_vendor && !strcmp(in->dmi_vendor, "QEMU");
+	size_t i;
+
+	e->emulated = -1;
+	e->accel[0] = '\0';
+	if (in->hv_bit < 0) {
+		snprintf(e->detected, sizeof(e->detected),
+			 "no CPUID on this architecture%s: cannot tell an emulator from hardware",
+			 qemu ? " (DMI: a QEMU machine)" : "");
+		return;
+	}
+	if (!in->hv_bit) {
+		if (qemu) {
+			/* TCG with -cpu ...,-hypervisor, or KVM hidden so */
+			e->emulated = 1;
+			pp_strlcpy(e->accel, "tcg", sizeof(e->accel));
+			snprintf(e->detected, sizeof(e->detected),
+				 "DMI: a QEMU machine, and no CPUID hypervisor bit: TCG (or a hidden KVM)");
+			return;
+		}
+		e->emulated = 0;
+		pp_strlcpy(e->accel, "none", sizeof(e->accel));
+		snprintf(e->detected, sizeof(e->detected),
+			 "no CPUID hypervisor bit: the hardware itself");
+		return;
+	}
+	for (i = 0; in->hv_sig && in->hv_sig[0] && i < ARRAY_SIZE(hv_sigs); i++) {
+		if (strcmp(in->hv_sig, hv_sigs[i].sig))
+			continue;
+		e->emulated = hv_sigs[i].emulated;
+		pp_strlcpy(e->accel, hv_sigs[i].accel, sizeof(e->accel));
+		snprintf(e->detected, sizeof(e->detected),
+			 "CPUID hypervisor signature '%s': %s", in->hv_sig,
+			 hv_sigs[i].emulated ? "an emulator" : "hardware virtualisation");
+		return;
+	}
+	if (in->hv_sig && in->hv_sig[0]) {
+		snprintf(e->detected, sizeof(e->detected),
+			 "CPUID hypervisor signature '%s': an unknown hypervisor", in->hv_sig);
+		return;
+	}
+	if (qemu) {
+		/* KVM always signs CPUID 0x40000000 unless told kvm=off */
+		e->emulated = 1;
+		pp_strlcpy(e->accel, "tcg", sizeof(e->accel));
+		snprintf(e->detected, sizeof(e->detected),
+			 "DMI: a QEMU machine; CPUID hypervisor bit, no hypervisor signature: TCG");
+		return;
+	}
+	snprintf(e->detected, sizeof(e->detected),
+		 "CPUID hypervisor bit without a hypervisor signature");
+}
+
+/*
+ * A statement of NAME: $ENV, else NAME= on the kernel command line;
+ * where it came from appended to who ("PERFPROBE_ACCEL=tcg").
+ */
+static bool stated(const struct pp_emul_in *in, const char *env, const char *env_name,
+		   const char *name, char *buf, size_t size, char *who, size_t wsize)
+{
+	size_t off = strlen(who);
+
+	if (env && env[0]) {
+		pp_strlcpy(buf, env, size);
+		snprintf(who + off, wsize - off, "%s%s=%s (environment)", off ? ", " : "",
+			 env_name, buf);
+		return true;
+	}
+	if (in->cmdline && cmdline_value(in->cmdline, name, buf, size)) {
+		snprintf(who + off, wsize - off, "%s%s=%s (kernel command line)",
+			 off ? ", " : "", name, buf);
+		return true;
+	}
+	return false;
+}
+
+void pp_emul_decide(struct pp_emul *e, const struct pp_emul_in *in)
+{
+	char accel[sizeof(e->accel)] = "", clock[32] = "";
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	e->recorded = true;
+	emul_detected(e, in);
+	/* whoever started the machine knows: the environment, then the command line */
+	if (stated(in, in->env_accel, "PERFPROBE_ACCEL", "perfprobe_accel", accel,
+		   sizeof(accel), e->stated, sizeof(e->stated))) {
+		pp_strlcpy(e->accel, accel, sizeof(e->accel));
+		e->emulated = -1;
+		for (i = 0; i < ARRAY_SIZE(accels); i++)
+			if (!strcmp(accel, accels[i].name))
+				e->emulated = accels[i].emulated;
+	}
+	/* only who started QEMU knows -icount: time is wall time unless told */
+	if (stated(in, in->env_clock, "PERFPROBE_CLOCK", "perfprobe_clock", clock,
+		   sizeof(clock), e->stated, sizeof(e->stated)))
+		e->virtual_clock = !strcmp(clock, "icount") || !strcmp(clock, "virtual");
+}
+
+/* CPUID.1:ECX[31] and the signature at 0x40000000 (12 bytes + NUL). */
+static int cpuid_hypervisor(char sig[13])
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d;
+
+	sig[0] = '\0';
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return -1;
+	if (!(c & (1u << 31)))
+		return 0;
+	/* only with the bit set: on hardware the leaf is another's */
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = '\0';
+	return 1;
+#else
+	sig[0] = '\0';
+	return -1;
+#endif
+}
+
+void pp_emul_detect(struct pp_emul *e, const char *root)
+{
+	char cmdline[4096] = "", vendor[128] = "", sig[13];
+	struct pp_emul_in in = {
+		.env_accel = getenv("PERFPROBE_ACCEL"),
+		.env_clock = getenv("PERFPROBE_CLOCK"),
+	};
+
+	if (!read_fact(root, "/proc/cmdline", cmdline, sizeof(cmdline)))
+		in.cmdline = cmdline;
+	if (!read_fact(root, DMI_VENDOR, vendor, sizeof(vendor)))
+		in.dmi_vendor = vendor;
+	in.hv_bit = cpuid_hypervisor(sig);
+	in.hv_sig = sig;
+	pp_emul_decide(e, &in);
+}
+
+void pp_mhz_emulated(struct pp_mhz *mhz, const struct pp_emul *e)
+{
+	if (e->emulated != 1)
+		return;
+	mhz->trusted = false;
+	snprintf(mhz->note, sizeof(mhz->note), e->virtual_clock ?
+		 "emulated CPU on virtual time: instructions counted, not a clock" :
+		 "emulated CPU: how fast the host emulates adds, not a clock");
+}
+
 void pp_sysinfo_collect(struct pp_meta *m, int argc, char **argv)
 {
 	struct utsname u;
@@ -314,6 +518,7 @@ void pp_sysinfo_collect(struct pp_meta *m, int argc, char **argv)
 		off += (size_t)n;
 	}
 	pp_sysinfo_facts(m, "");
+	pp_emul_detect(&m->emul, "");
 }
 
 #define CHAIN_ADDS	64

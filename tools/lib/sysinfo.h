@@ -16,6 +16,31 @@ void pp_sysinfo_collect(struct pp_meta *m, int argc, char **argv);
  */
 void pp_sysinfo_facts(struct pp_meta *m, const char *root);
 
+/*
+ * What says whether an emulator runs this machine (struct pp_emul), each
+ * NULL where it is not available: the statements of whoever started it
+ * (the environment wins over the kernel command line) and what the
+ * machine shows (DMI's system vendor; on x86 the CPUID hypervisor bit and
+ * the hypervisor's signature at leaf 0x40000000).
+ */
+struct pp_emul_in {
+	const char *env_accel;		/* $PERFPROBE_ACCEL */
+	const char *env_clock;		/* $PERFPROBE_CLOCK */
+	const char *cmdline;		/* /proc/cmdline */
+	const char *dmi_vendor;		/* /sys/class/dmi/id/sys_vendor */
+	int hv_bit;			/* CPUID.1:ECX[31]; -1: not x86 */
+	const char *hv_sig;		/* its 12 bytes; "" when none */
+};
+
+/* A statement wins over what is detected; both are kept in words. */
+void pp_emul_decide(struct pp_emul *e, const struct pp_emul_in *in);
+
+/* The inputs from this machine (files under root, "" for this system). */
+void pp_emul_detect(struct pp_emul *e, const char *root);
+
+/* An emulated CPU's "MHz" is how fast the host emulates: not trusted. */
+void pp_mhz_emulated(struct pp_mhz *mhz, const struct pp_emul *e);
+
 /* "always [madvise] never" -> "madvise"; false if no word is selected. */
 bool pp_thp_selected(const char *line, char *buf, size_t size);
 

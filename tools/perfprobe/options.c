@@ -87,6 +87,9 @@ const struct pp_option pp_options[] = {
 	{ "compare", "run-noise", 'N', 'N', "PCT",
 	  "run-to-run variation assumed where nothing measures it", "4",
 	  PP_COMP_NONE, NULL, 0 },
+	{ "compare", "gate-emulated", 0, PP_OPT_GATE_EMULATED, NULL,
+	  "regressions of runs an emulator timed on the wall clock fail the run too "
+	  "(by default they gate nothing)", NULL, PP_COMP_NONE, NULL, 0 },
 	{ "compare", "no-history", 'H', 'H', NULL,
 	  "do not measure the run-to-run variation from earlier runs of the sides' labels",
 	  NULL, PP_COMP_NONE, NULL, 0 },

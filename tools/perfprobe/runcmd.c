@@ -38,6 +38,7 @@ static void setup_meta(struct pp_ctx *ctx, const struct pp_cli *cli)
 	pp_clock_calibrate(&m->clock);
 	m->loop_overhead_ns = pp_loop_overhead();
 	pp_mhz_measure(&m->mhz, ctx->opts.quick);
+	pp_mhz_emulated(&m->mhz, &m->emul);
 	m->samples = ctx->opts.samples;
 	m->rounds = ctx->opts.rounds ? ctx->opts.rounds : 1;
 	m->target_ms = ctx->opts.target_ms;

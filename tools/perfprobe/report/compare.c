@@ -755,6 +755,34 @@ static bool f_thp_df(const struct pp_meta *m, const char *arg, char *b, size_t n
 	return fact_str(m->thp_defrag, b, n);
 }
 
+static bool f_accel(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	return m->emul.recorded && fact_str(m->emul.accel, b, n);
+}
+
+static bool f_clock(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	const char *c = pp_emul_clock(&m->emul);
+
+	(void)arg;
+	return c && fact_str(c, b, n);
+}
+
+/* An emulator on the wall clock: "tcg (wall clock)"; else "not emulated". */
+static bool f_emul_wall(const struct pp_meta *m, const char *arg, char *b, size_t n)
+{
+	(void)arg;
+	if (!m->emul.recorded)
+		return false;
+	if (pp_emul_wall(&m->emul))
+		snprintf(b, n, "%s (wall clock)", m->emul.accel[0] ? m->emul.accel : "emulated");
+	else
+		snprintf(b, n, "%s", m->emul.emulated == 1 ? "emulated (virtual clock)" :
+			 m->emul.emulated == 0 ? "not emulated" : "cannot tell");
+	return true;
+}
+
 /* A run that recorded mitigations and lacks this one: "" (no such file). */
 static bool f_mitig(const struct pp_meta *m, const char *arg, char *b, size_t n)
 {
@@ -772,7 +800,8 @@ static bool f_mitig(const struct pp_meta *m, const char *arg, char *b, size_t n)
 
 void pp_cmdline_normalise(const char *cmdline, char *buf, size_t size)
 {
-	static const char *const drop[] = { "BOOT_IMAGE=", "initrd=" };
+	/* what names the kernel, or the side (scripts/kernel-ab.sh), compared */
+	static const char *const drop[] = { "BOOT_IMAGE=", "initrd=", "perfprobe_side=" };
 	const char *p = cmdline;
 	size_t off = 0, i, len;
 
@@ -824,6 +853,32 @@ static size_t side_value(const struct pp_run *runs, size_t n, fact_fn fn,
 	return nd;
 }
 
+const char *pp_cmp_warn_kind_name(enum pp_cmp_warn_kind k)
+{
+	static const char *const names[] = {
+		[PP_CMP_WARN_DIFFERS] = "differs",
+		[PP_CMP_WARN_CLOCK] = "clock",
+		[PP_CMP_WARN_EMULATED] = "emulated",
+	};
+
+	return (unsigned int)k < ARRAY_SIZE(names) ? names[k] : "?";
+}
+
+enum pp_cmp_clock pp_cmp_clock(const struct pp_run *base, size_t nbase,
+			       const struct pp_run *new, size_t nnew)
+{
+	size_t i, virt = 0;
+
+	for (i = 0; i < nbase + nnew; i++) {
+		const struct pp_meta *m = i < nbase ? &base[i].meta : &new[i - nbase].meta;
+
+		virt += m->emul.recorded && m->emul.virtual_clock;
+	}
+	if (!virt)
+		return PP_CMP_CLOCK_WALL;
+	return virt == nbase + nnew ? PP_CMP_CLOCK_VIRTUAL : PP_CMP_CLOCK_MIXED;
+}
+
 static int add_warn(struct pp_cmp_warn **w, size_t *n, const char *fact,
 		    const char *base, const char *new)
 {
@@ -835,6 +890,7 @@ static int add_warn(struct pp_cmp_warn **w, size_t *n, const char *fact,
 	pp_strlcpy(nw[*n].fact, fact, sizeof(nw->fact));
 	pp_strlcpy(nw[*n].base, base, sizeof(nw->base));
 	pp_strlcpy(nw[*n].new, new, sizeof(nw->new));
+	nw[*n].kind = PP_CMP_WARN_DIFFERS;
 	(*n)++;
 	return 0;
 }
@@ -942,12 +998,20 @@ int pp_cmp_warnings(const struct pp_run *base, size_t nbase,
 		{ "kernel_cmdline", f_cmdline },
 		{ "thp.enabled", f_thp_en },
 		{ "thp.defrag", f_thp_df },
+		{ "emulation.accelerator", f_accel },
 	};
 	size_t i;
 	int err = 0;
 
 	*out = NULL;
 	*nout = 0;
+	/* first: the figures are not comparable at all */
+	if (pp_cmp_clock(base, nbase, new, nnew) == PP_CMP_CLOCK_MIXED) {
+		err = check_fact(base, nbase, new, nnew, "emulation.clock", f_clock, NULL,
+				 out, nout);
+		if (!err && *nout)
+			(*out)[*nout - 1].kind = PP_CMP_WARN_CLOCK;
+	}
 	for (i = 0; i < ARRAY_SIZE(facts) && !err; i++) {
 		err = check_fact(base, nbase, new, nnew, facts[i].fact, facts[i].fn,
 				 NULL, out, nout);
@@ -957,6 +1021,20 @@ int pp_cmp_warnings(const struct pp_run *base, size_t nbase,
 	}
 	if (!err)
 		err = check_mitigations(base, nbase, new, nnew, out, nout);
+	/* an emulator timed on the wall clock: even the same run twice says nothing */
+	for (i = 0; i < nbase + nnew && !err; i++) {
+		const struct pp_run *r = i < nbase ? &base[i] : &new[i - nbase];
+		char vb[PP_CMP_VALUE_MAX], vn[PP_CMP_VALUE_MAX];
+
+		if (!pp_emul_wall(&r->meta.emul))
+			continue;
+		side_value(base, nbase, f_emul_wall, NULL, vb, sizeof(vb));
+		side_value(new, nnew, f_emul_wall, NULL, vn, sizeof(vn));
+		err = add_warn(out, nout, "emulation", vb, vn);
+		if (!err)
+			(*out)[*nout - 1].kind = PP_CMP_WARN_EMULATED;
+		break;
+	}
 	if (err) {
 		free(*out);
 		*out = NULL;

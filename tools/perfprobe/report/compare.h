@@ -164,11 +164,43 @@ void pp_cmp_pool_free(struct pp_cmp_pool *pool, size_t n);
 #define PP_CMP_FACT_MAX		64
 #define PP_CMP_VALUE_MAX	2048
 
+/*
+ * What a warning is: a fact that differs (--strict: exit 6); the clocks
+ * differ, one side's counting instructions (QEMU -icount) and the other's
+ * time: the figures are not compared at all; or an emulator timed a side
+ * on the wall clock, the host's speed rather than the kernel's (fact
+ * "emulation"; the verdicts stand but gate nothing unless the command is
+ * told to).
+ */
+enum pp_cmp_warn_kind {
+	PP_CMP_WARN_DIFFERS,
+	PP_CMP_WARN_CLOCK,
+	PP_CMP_WARN_EMULATED,
+};
+
 struct pp_cmp_warn {
 	char fact[PP_CMP_FACT_MAX];
 	char base[PP_CMP_VALUE_MAX];
 	char new[PP_CMP_VALUE_MAX];
+	enum pp_cmp_warn_kind kind;
 };
+
+const char *pp_cmp_warn_kind_name(enum pp_cmp_warn_kind k);
+
+/*
+ * The clock the runs' times are in (meta.emulation.clock): virtual when
+ * every run of both sides counted instructions, mixed when some did and
+ * some were timed (the figures are not comparable), wall otherwise (runs
+ * that did not record it count as wall).
+ */
+enum pp_cmp_clock {
+	PP_CMP_CLOCK_WALL,
+	PP_CMP_CLOCK_VIRTUAL,
+	PP_CMP_CLOCK_MIXED,
+};
+
+enum pp_cmp_clock pp_cmp_clock(const struct pp_run *base, size_t nbase,
+			       const struct pp_run *new, size_t nnew);
 
 int pp_cmp_warnings(const struct pp_run *base, size_t nbase,
 		    const struct pp_run *new, size_t nnew, double mhz_tol_pct,

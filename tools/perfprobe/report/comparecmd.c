@@ -25,6 +25,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "options.h"
 #include "print.h"
 #include "stats.h"
 #include "report/compare.h"
@@ -37,6 +38,7 @@ struct cmp_opts {
 	double threshold;
 	double run_noise;		/* assumed run-to-run SD, % */
 	bool sort, strict, no_history;
+	bool gate_emulated;		/* verdicts of wall-clock emulation gate */
 	enum cmp_format format;
 	const char **fail_on;		/* as many as given */
 	int nfail_on;
@@ -67,12 +69,13 @@ enum problem {
 	PB_INTERRUPTED,		/* the run stopped before it */
 	PB_MISSING,		/* not in the results, no reason given */
 	PB_CONFLICT,		/* the runs give it different units */
+	PB_CLOCK,		/* one side counted instructions, the other time */
 };
 
 static const char *const problem_names[] = {
 	[PB_NONE] = "", [PB_FAILED] = "failed", [PB_SKIPPED] = "skipped",
 	[PB_INTERRUPTED] = "interrupted", [PB_MISSING] = "missing",
-	[PB_CONFLICT] = "conflict",
+	[PB_CONFLICT] = "conflict", [PB_CLOCK] = "not-comparable",
 };
 
 /* One key compared, in the order it is printed. */
@@ -86,6 +89,13 @@ struct row {
 	enum problem problem;	/* !ok: why, on the side without it */
 	bool on_new;		/* the problem is the new side's */
 	char why[PP_CMP_WHY_MAX];
+};
+
+/* What one comparison is, beyond its rows: the clock and whether it gates. */
+struct cmp_kind {
+	enum pp_cmp_clock clock;
+	bool emulated_wall;	/* an emulator timed a side on the wall clock */
+	bool gates;		/* its regressions fail the run */
 };
 
 /* What a comparison found that is not a verdict: the exit depends on it. */
@@ -140,6 +150,9 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 			break;
 		case 'H':
 			o->no_history = true;
+			break;
+		case PP_OPT_GATE_EMULATED:
+			o->gate_emulated = true;
 			break;
 		case 'F':
 		case 'I':
@@ -329,6 +342,8 @@ static int cmp_rows(const void *pa, const void *pb)
 
 static const char *row_verdict(const struct row *r)
 {
+	if (r->problem == PB_CLOCK)
+		return "not-comparable";
 	if (r->pool->conflict)
 		return "conflict";
 	if (!r->ok)
@@ -358,8 +373,13 @@ static void row_problem(struct row *r, const struct side *base, const struct sid
 	const struct pp_skip *k;
 	size_t i;
 
-	r->on_new = !r->pool->nnew || r->pool->conflict;
+	r->on_new = !r->pool->nnew || r->pool->conflict || r->problem == PB_CLOCK;
 	s = r->on_new ? new : base;
+	if (r->problem == PB_CLOCK) {
+		snprintf(r->why, sizeof(r->why),
+			 "one side counted instructions (QEMU -icount), the other time");
+		return;
+	}
 	if (r->pool->conflict) {
 		r->problem = PB_CONFLICT;
 		snprintf(r->why, sizeof(r->why), "the runs give it different units or directions");
@@ -391,6 +411,41 @@ static void row_problem(struct row *r, const struct side *base, const struct sid
 	}
 	r->problem = PB_MISSING;
 	snprintf(r->why, sizeof(r->why), "not in its results");
+}
+
+/* --- warnings, in every format --- */
+
+/* What a warning means beyond its values; NULL for a fact that differs. */
+static const char *warn_note(const struct pp_cmp_warn *w, const struct cmp_opts *o)
+{
+	switch (w->kind) {
+	case PP_CMP_WARN_CLOCK:
+		return "one side counted instructions, the other time: no figure is compared";
+	case PP_CMP_WARN_EMULATED:
+		if (o->gate_emulated)
+			return "an emulator timed the host, not the kernel: gating anyway (--gate-emulated)";
+		return "an emulator timed the host, not the kernel: the verdicts gate nothing (--gate-emulated)";
+	case PP_CMP_WARN_DIFFERS:
+		break;
+	}
+	return NULL;
+}
+
+/* Whether a warning makes --strict exit 6. */
+static bool warn_counts(const struct pp_cmp_warn *w, const struct cmp_opts *o)
+{
+	return w->kind != PP_CMP_WARN_EMULATED || !o->gate_emulated;
+}
+
+/* One line, without "warning: " and the newline. */
+static void warn_line(char *buf, size_t size, const struct pp_cmp_warn *w,
+		      const struct cmp_opts *o)
+{
+	const char *note = warn_note(w, o);
+
+	snprintf(buf, size, "%s%s: base '%s', new '%s'%s%s", w->fact,
+		 w->kind == PP_CMP_WARN_EMULATED ? "" : " differs", w->base, w->new,
+		 note ? ": " : "", note ? note : "");
 }
 
 /* --- output: text and JSON through the print layer --- */
@@ -589,11 +644,18 @@ static void print_warnings(const struct side *base, const struct side *new,
 
 	pp_print_open_array("warnings");
 	for (i = 0; i < nw; i++) {
+		const char *note = warn_note(&w[i], o);
+
 		pp_print_open_object(NULL);
-		pp_print_string(PP_JSON, "kind", NULL, "fact");
-		pp_print_string(PP_ANY, "fact", "warning: %s differs:", w[i].fact);
+		pp_print_string(PP_JSON, "kind", NULL, w[i].kind == PP_CMP_WARN_DIFFERS ? "fact" :
+				pp_cmp_warn_kind_name(w[i].kind));
+		pp_print_string(PP_ANY, "fact", w[i].kind == PP_CMP_WARN_EMULATED ?
+				"warning: %s:" : "warning: %s differs:", w[i].fact);
 		pp_print_string(PP_ANY, "base", " base '%s'", w[i].base);
-		pp_print_string(PP_ANY, "new", ", new '%s'\n", w[i].new);
+		pp_print_string(PP_ANY, "new", ", new '%s'", w[i].new);
+		if (note)
+			pp_print_string(PP_ANY, "note", ": %s", note);
+		pp_print_text("\n");
 		pp_print_close_object();
 	}
 	for (j = 0; j < ARRAY_SIZE(sides); j++)
@@ -628,8 +690,15 @@ static void print_warnings(const struct side *base, const struct side *new,
 static void print_comparison(const struct side *base, const struct side *new,
 			     const struct pp_cmp_warn *w, size_t nw,
 			     const struct row *rows, size_t nrows,
-			     const struct cmp_opts *o, const struct findings *fd)
+			     const struct cmp_opts *o, const struct findings *fd,
+			     const struct cmp_kind *k)
 {
+	static const char *const clocks[] = {
+		[PP_CMP_CLOCK_WALL] = PP_CLOCK_WALL,
+		[PP_CMP_CLOCK_VIRTUAL] = PP_CLOCK_VIRTUAL,
+		[PP_CMP_CLOCK_MIXED] = "mixed",
+	};
+	bool insns = k->clock == PP_CMP_CLOCK_VIRTUAL;
 	const char *group = NULL;
 	size_t i, nreg = fd->nreg;
 
@@ -640,10 +709,15 @@ static void print_comparison(const struct side *base, const struct side *new,
 	print_side("new", new);
 	pp_print_text("\n");
 	pp_print_double(PP_JSON, "threshold_pct", NULL, o->threshold);
+	pp_print_string(PP_JSON, "clock", NULL, clocks[k->clock]);
+	pp_print_bool(PP_JSON, "gates", NULL, k->gates);
 	print_warnings(base, new, w, nw, rows, nrows, o);
+	if (insns)
+		pp_print_text("clock: %s on both sides (QEMU -icount): a change is an instruction-count change, the work done, not time\n",
+			      PP_CLOCK_VIRTUAL);
 	print_run_noise(rows, nrows, o);
 	pp_print_text("\n%-28s %12s %12s %-6s %8s %s  %s\n", "key", "base", "new", "unit",
-		      "change", "[interval]", "verdict");
+		      insns ? "insn chg" : "change", "[interval]", "verdict");
 	pp_print_open_array("results");
 	for (i = 0; i < nrows; i++) {
 		if (!o->sort && (!group || strcmp(group, rows[i].group))) {
@@ -654,8 +728,10 @@ static void print_comparison(const struct side *base, const struct side *new,
 	}
 	pp_print_close_array();
 	pp_print_u64(PP_ANY, "regressions", "\n%llu regression", nreg);
-	pp_print_text("%s beyond %.4g%% at %.0f%% confidence", nreg == 1 ? "" : "s",
-		      o->threshold, PP_CMP_CONF * 100);
+	pp_print_text("%s beyond %.4g%% at %.0f%% confidence%s%s", nreg == 1 ? "" : "s",
+		      o->threshold, PP_CMP_CONF * 100, insns ? " (instruction counts)" : "",
+		      k->gates ? "" : k->emulated_wall ?
+		      "; emulated on the wall clock, none fails the run" : "");
 	pp_print_u64(PP_ANY, "failing", ", %llu failing", fd->nfail);
 	pp_print_u64(PP_ANY, "compared", "; %llu keys compared", fd->nok);
 	pp_print_u64(PP_ANY, "warning_count", ", %llu warnings\n", fd->nwarn);
@@ -665,6 +741,28 @@ static void print_comparison(const struct side *base, const struct side *new,
 }
 
 /* --- output: CI formats --- */
+
+/* What every CI format writes beyond its rows. */
+struct ci_ctx {
+	const struct side *base, *new;
+	const struct pp_cmp_warn *w;
+	size_t nw;
+	const struct cmp_opts *o;
+	const struct findings *fd;
+};
+
+/* Warnings as comment lines ("# warning: ..."): KTAP, and LAVA's shell. */
+static void print_warn_comments(FILE *f, const struct ci_ctx *c)
+{
+	char text[PP_CMP_VALUE_MAX * 2 + 512];
+	size_t i;
+
+	for (i = 0; i < c->nw; i++) {
+		warn_line(text, sizeof(text), &c->w[i], c->o);
+		text[strcspn(text, "\n")] = '\0';
+		fprintf(f, "# warning: %s\n", text);
+	}
+}
 
 static void xml_escaped(FILE *f, const char *s)
 {
@@ -722,21 +820,34 @@ static const char *ci_reason(const struct row *r, char *buf, size_t size)
 	return buf;
 }
 
-static void print_junit(FILE *f, const struct side *new, const struct row *rows,
-			size_t nrows, const struct findings *fd)
+static void print_junit(FILE *f, const struct ci_ctx *c, const struct row *rows,
+			size_t nrows)
 {
+	char text[PP_CMP_VALUE_MAX * 2 + 512], why[PP_CMP_WHY_MAX + 64];
+	const struct findings *fd = c->fd;
 	size_t i, n[CI_SKIP + 1] = { 0 };
-	char text[512], why[PP_CMP_WHY_MAX + 64];
 
 	for (i = 0; i < nrows; i++)
 		n[ci_status(&rows[i])]++;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites>\n<testsuite name=\"perfprobe compare ");
-	xml_escaped(f, new->arg);
+	xml_escaped(f, c->base->arg);
+	fputc(' ', f);
+	xml_escaped(f, c->new->arg);
 	/* nothing comparable: one error of the suite's own, never all passing */
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
 		nrows + !!fd->incomplete[0], n[CI_FAIL], n[CI_ERROR] + !!fd->incomplete[0],
 		n[CI_SKIP]);
+	if (c->nw)
+		fprintf(f, "  <properties>\n");
+	for (i = 0; i < c->nw; i++) {
+		warn_line(text, sizeof(text), &c->w[i], c->o);
+		fprintf(f, "    <property name=\"warning\" value=\"");
+		xml_escaped(f, text);
+		fprintf(f, "\"/>\n");
+	}
+	if (c->nw)
+		fprintf(f, "  </properties>\n");
 	if (fd->incomplete[0]) {
 		fprintf(f, "  <testcase classname=\"perfprobe\" name=\"comparable\" time=\"0\">\n"
 			"    <error type=\"not-comparable\" message=\"");
@@ -777,13 +888,16 @@ static void print_junit(FILE *f, const struct side *new, const struct row *rows,
 }
 
 /* KTAP: a test name is one word; keys already are. */
-static void print_ktap(FILE *f, const struct row *rows, size_t nrows,
-		       const struct findings *fd)
+static void print_ktap(FILE *f, const struct ci_ctx *c, const struct row *rows,
+		       size_t nrows)
 {
 	char text[512], why[PP_CMP_WHY_MAX + 64];
+	const struct findings *fd = c->fd;
 	size_t i, k = !!fd->incomplete[0];
 
 	fprintf(f, "KTAP version 1\n1..%zu\n", nrows + k);
+	fprintf(f, "# perfprobe compare %s %s\n", c->base->arg, c->new->arg);
+	print_warn_comments(f, c);
 	if (k)
 		fprintf(f, "not ok 1 comparable # %s\n", fd->incomplete);
 	for (i = 0; i < nrows; i++) {
@@ -809,10 +923,12 @@ static void print_ktap(FILE *f, const struct row *rows, size_t nrows,
 }
 
 /* LAVA's lava-test-case lines: the change in % is the measurement. */
-static void print_lava(FILE *f, const struct row *rows, size_t nrows)
+static void print_lava(FILE *f, const struct ci_ctx *c, const struct row *rows,
+		       size_t nrows)
 {
 	size_t i;
 
+	print_warn_comments(f, c);
 	for (i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 		static const char *const res[] = {
@@ -878,16 +994,26 @@ static json_t *kcidb_test(const struct row *r, const char *build_id,
 	return t;
 }
 
-static int print_kcidb(FILE *f, const struct side *base, const struct side *new,
-		       const struct row *rows, size_t nrows)
+static int print_kcidb(FILE *f, const struct ci_ctx *c, const struct row *rows,
+		       size_t nrows)
 {
+	const struct side *base = c->base, *new = c->new;
 	const struct pp_meta *m = &new->runs[0].meta;
 	json_t *doc = json_object(), *ver = json_object(), *co = json_object();
 	json_t *b = json_object(), *tests = json_array(), *misc = json_object();
-	char id[256];
+	char id[256], text[PP_CMP_VALUE_MAX * 2 + 512];
 	size_t i;
 	int ret;
 
+	if (c->nw) {
+		json_t *wa = json_array();
+
+		for (i = 0; i < c->nw; i++) {
+			warn_line(text, sizeof(text), &c->w[i], c->o);
+			json_array_append_new(wa, json_string(text));
+		}
+		json_object_set_new(misc, "warnings", wa);
+	}
 	snprintf(id, sizeof(id), KCIDB_ORIGIN ":%s:%s", m->hostname, m->label);
 	json_object_set_new(ver, "major", json_integer(4));
 	json_object_set_new(ver, "minor", json_integer(3));
@@ -916,8 +1042,9 @@ static int print_kcidb(FILE *f, const struct side *base, const struct side *new,
 /* --- one comparison --- */
 
 static int build_rows(const struct side *base, const struct side *new,
-		      const struct cmp_opts *o, struct pp_cmp_pool **pool,
-		      size_t *npool, struct row **out, size_t *nout, struct findings *fd)
+		      const struct cmp_opts *o, const struct cmp_kind *k,
+		      struct pp_cmp_pool **pool, size_t *npool, struct row **out,
+		      size_t *nout, struct findings *fd)
 {
 	struct row *rows;
 	size_t i, n = 0;
@@ -942,7 +1069,10 @@ static int build_rows(const struct side *base, const struct side *new,
 		/* the same setup on both sides: one history, counted once */
 		if (!base->nhist || !same_setup(&base->runs[0].meta, &new->runs[0].meta))
 			pp_cmp_history(p, new->hist, new->nhist);
-		r->ok = !p->conflict && p->nbase && p->nnew &&
+		/* instructions against time: no figure is compared */
+		if (k->clock == PP_CMP_CLOCK_MIXED)
+			r->problem = PB_CLOCK;
+		r->ok = !r->problem && !p->conflict && p->nbase && p->nnew &&
 			!pp_cmp_runs(p, o->threshold, o->run_noise, &r->st);
 		if (!r->ok) {
 			row_problem(r, base, new);
@@ -959,7 +1089,7 @@ static int build_rows(const struct side *base, const struct side *new,
 		}
 		if (r->ok && r->st.verdict == PP_VERDICT_REGRESSION) {
 			fd->nreg++;
-			r->fails = named && (!r->unreliable || o->strict);
+			r->fails = k->gates && named && (!r->unreliable || o->strict);
 			fd->nfail += r->fails;
 		}
 		n++;
@@ -1007,26 +1137,35 @@ static int compare_one(struct side *base, struct side *new,
 		       const struct cmp_opts *o, bool *regressed, bool *differs,
 		       bool *incomplete)
 {
+	char text[PP_CMP_VALUE_MAX * 2 + 512];
 	struct pp_cmp_pool *pool = NULL;
 	struct pp_cmp_warn *w = NULL;
 	struct findings fd = { 0 };
-	size_t npool = 0, nw = 0, nrows = 0;
+	size_t npool = 0, nw = 0, nrows = 0, i;
 	struct row *rows = NULL;
+	struct ci_ctx c;
+	struct cmp_kind k;
 	int ret;
 
 	ret = pp_cmp_warnings(base->runs, base->npaths, new->runs, new->npaths,
 			      PP_CMP_MHZ_TOL_PCT, &w, &nw);
+	k.clock = pp_cmp_clock(base->runs, base->npaths, new->runs, new->npaths);
+	k.emulated_wall = false;
+	for (i = 0; !ret && i < nw; i++)
+		k.emulated_wall |= w[i].kind == PP_CMP_WARN_EMULATED;
+	k.gates = !k.emulated_wall || o->gate_emulated;
 	if (!ret)
-		ret = build_rows(base, new, o, &pool, &npool, &rows, &nrows, &fd);
+		ret = build_rows(base, new, o, &k, &pool, &npool, &rows, &nrows, &fd);
 	if (ret) {
 		pp_err("compare: %s", strerror(-ret));
 		goto out;
 	}
 	find_more(base, new, rows, nrows, nw, o, &fd);
 	if (o->format != FMT_TEXT && o->format != FMT_JSON) {
-		for (size_t i = 0; i < nw; i++)
-			fprintf(stderr, "perfprobe: compare: warning: %s differs: base '%s', new '%s'\n",
-				w[i].fact, w[i].base, w[i].new);
+		for (i = 0; i < nw; i++) {
+			warn_line(text, sizeof(text), &w[i], o);
+			fprintf(stderr, "perfprobe: compare: warning: %s\n", text);
+		}
 		if (fd.nwarn > nw)
 			fprintf(stderr, "perfprobe: compare: %zu more warnings: keys not compared "
 				"or unreliable, runs interrupted (the text or JSON output lists them)\n",
@@ -1034,26 +1173,30 @@ static int compare_one(struct side *base, struct side *new,
 	}
 	if (fd.incomplete[0])
 		pp_err("compare: not comparable: %s", fd.incomplete);
+	c = (struct ci_ctx){ base, new, w, nw, o, &fd };
 	switch (o->format) {
 	case FMT_TEXT:
 	case FMT_JSON:
-		print_comparison(base, new, w, nw, rows, nrows, o, &fd);
+		print_comparison(base, new, w, nw, rows, nrows, o, &fd, &k);
 		break;
 	case FMT_JUNIT:
-		print_junit(stdout, new, rows, nrows, &fd);
+		print_junit(stdout, &c, rows, nrows);
 		break;
 	case FMT_KTAP:
-		print_ktap(stdout, rows, nrows, &fd);
+		print_ktap(stdout, &c, rows, nrows);
 		break;
 	case FMT_LAVA:
-		print_lava(stdout, rows, nrows);
+		print_lava(stdout, &c, rows, nrows);
 		break;
 	case FMT_KCIDB:
-		ret = print_kcidb(stdout, base, new, rows, nrows);
+		ret = print_kcidb(stdout, &c, rows, nrows);
 		break;
 	}
 	*regressed |= fd.nfail > 0;
-	*differs |= fd.nwarn > fd.nunreliable;
+	/* --strict: any warning but an unreliable key, or emulation it was told to gate */
+	for (i = 0; i < nw; i++)
+		*differs |= warn_counts(&w[i], o);
+	*differs |= fd.nwarn - fd.nunreliable > nw;
 	*incomplete |= fd.incomplete[0] != '\0';
 out:
 	free(rows);

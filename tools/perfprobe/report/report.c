@@ -121,6 +121,52 @@ static void head(struct report *rp)
 		css);
 }
 
+/*
+ * At the top, before any figure: which runs an emulator ran, and what
+ * their times are (Documentation/results.rst, "Emulation").
+ */
+static void emulation(struct report *rp)
+{
+	FILE *f = rp->f;
+	size_t i, nwall = 0, nvirt = 0;
+	int pass;
+
+	for (i = 0; i < rp->n; i++) {
+		const struct pp_emul *e = &rp->runs[i].meta.emul;
+
+		nwall += pp_emul_wall(e);
+		nvirt += e->recorded && e->virtual_clock;
+	}
+	if (!nwall && !nvirt)
+		return;
+	fputs("<div class=\"warn\" id=\"emulation\">\n", f);
+	for (pass = 0; pass < 2; pass++) {
+		bool first = true;
+
+		if (!(pass ? nvirt : nwall))
+			continue;
+		fputs(pass ? "<p><b>Virtual clock</b>: " : "<p><b>Emulated</b>: ", f);
+		for (i = 0; i < rp->n; i++) {
+			const struct pp_emul *e = &rp->runs[i].meta.emul;
+
+			if (pass ? !(e->recorded && e->virtual_clock) : !pp_emul_wall(e))
+				continue;
+			fputs(first ? "" : ", ", f);
+			pp_html_esc(f, run_name(&rp->runs[i]));
+			first = false;
+		}
+		fputs(pass ? " ran on QEMU's <code>-icount</code>: every time in them counts "
+		      "instructions executed (one nanosecond each at <code>shift=0</code>), the "
+		      "work done, not time; cache misses, memory latency, device latency and "
+		      "contention are not in them, and their changes are instruction-count "
+		      "changes.</p>\n" :
+		      " ran under an emulator (QEMU's TCG) on the wall clock: their times are how "
+		      "fast the host emulated the guest, not the kernel's, and their verdicts "
+		      "gate nothing.</p>\n", f);
+	}
+	fputs("</div>\n", f);
+}
+
 static void td(FILE *f, const char *cls, const char *s)
 {
 	fprintf(f, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
@@ -167,7 +213,10 @@ static void facts(struct report *rp)
 		td(f, NULL, buf);
 		snprintf(buf, sizeof(buf), "%.1f GiB", (double)m->mem_bytes / (1 << 30));
 		td(f, NULL, buf);
-		if (m->mhz.mhz > 0)
+		/* an emulated CPU's add chain is the host's speed, not a clock */
+		if (m->emul.recorded && m->emul.emulated == 1)
+			snprintf(buf, sizeof(buf), m->emul.virtual_clock ? "virtual" : "emulated");
+		else if (m->mhz.mhz > 0)
 			snprintf(buf, sizeof(buf), "%.0f%s", m->mhz.mhz, m->mhz.trusted ? "" : "?");
 		else
 			snprintf(buf, sizeof(buf), "-");
@@ -213,6 +262,9 @@ static void facts(struct report *rp)
 			if (pp_cmp_warnings(&rp->runs[0], 1, &rp->runs[i], 1, PP_CMP_MHZ_TOL_PCT,
 					    &w, &nw))
 				continue;
+			/* emulation on the wall clock is said at the top */
+			if (nw && w[nw - 1].kind == PP_CMP_WARN_EMULATED)
+				nw--;
 			if (nw) {
 				fputs("<div class=\"warn\"><p>", f);
 				pp_html_esc(f, run_name(&rp->runs[i]));
@@ -804,7 +856,17 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 	size_t np = 0, i, nr = 0, counts[4] = { 0 };
 	FILE *f = rp->f;
 	char buf[96];
+	enum pp_cmp_clock clock = pp_cmp_clock(base, 1, nw, 1);
 
+	if (clock == PP_CMP_CLOCK_MIXED) {
+		fputs("<h3>", f);
+		pp_html_esc(f, run_name(nw));
+		fputs(" against ", f);
+		pp_html_esc(f, run_name(base));
+		fputs("</h3>\n<p class=\"warn\">Not compared: one counted instructions "
+		      "(virtual clock), the other time.</p>\n", f);
+		return;
+	}
 	if (pp_cmp_pool(base, 1, nw, 1, &pool, &np)) {
 		rp->err = -ENOMEM;
 		return;
@@ -834,10 +896,12 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 		"</span>, <span class=\"improvement\">%zu improvement%s</span>, <span "
 		"class=\"noisy\">%zu too noisy to tell</span>, %zu without a real change "
 		"(threshold %.0f%%, 95%% intervals, run-to-run noise %.0f%% assumed where a "
-		"side has one run).</p>\n", nr, counts[PP_VERDICT_REGRESSION],
+		"side has one run)%s.</p>\n", nr, counts[PP_VERDICT_REGRESSION],
 		counts[PP_VERDICT_REGRESSION] == 1 ? "" : "s", counts[PP_VERDICT_IMPROVEMENT],
 		counts[PP_VERDICT_IMPROVEMENT] == 1 ? "" : "s", counts[PP_VERDICT_NOISY],
-		counts[PP_VERDICT_SAME], PP_CMP_THRESHOLD_PCT, PP_CMP_RUN_NOISE_PCT);
+		counts[PP_VERDICT_SAME], PP_CMP_THRESHOLD_PCT, PP_CMP_RUN_NOISE_PCT,
+		clock == PP_CMP_CLOCK_VIRTUAL ? "; virtual clock: each change is an "
+		"instruction-count change" : "");
 	memset(ch, 0, sizeof(*ch));
 	for (i = 0; i < nr && ch->n < MAX_CHANGE_ROWS; i++) {
 		if (!rows[i].ok)
@@ -1063,6 +1127,7 @@ int pp_report_write(FILE *f, const struct pp_report_in *in, unsigned int *charts
 	};
 
 	head(&rp);
+	emulation(&rp);
 	if (rp.n)
 		facts(&rp);
 	summary_tables(&rp);
