@@ -29,7 +29,7 @@ struct pp_key_decl {
 };
 
 /* Ends a list of declarations. */
-#define PP_KEYS_END	{ NULL, NULL, PP_LOWER_IS_BETTER, NULL }
+#define PP_KEYS_END	{ .pattern = NULL }
 
 /* Does key match pattern (the syntax above)? */
 bool pp_key_match(const char *pattern, const char *key);

@@ -290,8 +290,8 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "bw_mem-%s-%umb", "MB/s", PP_HIGHER_IS_BETTER,
-	  "memory op (rd wr rdwr cp frd fwr fcp bzero bcopy) on N MB" },
+	{ .pattern = "bw_mem-%s-%umb", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "memory op (rd wr rdwr cp frd fwr fcp bzero bcopy) on N MB" },
 	PP_KEYS_END
 };
 

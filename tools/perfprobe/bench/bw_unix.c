@@ -43,7 +43,8 @@ static int bw_unix_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "bw_unix", "MB/s", PP_HIGHER_IS_BETTER, "data moved through an AF_UNIX socket pair" },
+	{ .pattern = "bw_unix", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "data moved through an AF_UNIX socket pair" },
 	PP_KEYS_END
 };
 

@@ -265,10 +265,10 @@ static int crypto_kcapi_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "crypto-kcapi-*-%u", "KB/s", PP_HIGHER_IS_BETTER,
-	  "kernel crypto API (AF_ALG): an algorithm on N-byte blocks" },
-	{ "crypto-kcapi-*-cpu_load", "%", PP_LOWER_IS_BETTER,
-	  "CPU time over wall time while the algorithm ran" },
+	{ .pattern = "crypto-kcapi-*-%u", .unit = "KB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "kernel crypto API (AF_ALG): an algorithm on N-byte blocks" },
+	{ .pattern = "crypto-kcapi-*-cpu_load", .unit = "%", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "CPU time over wall time while the algorithm ran" },
 	PP_KEYS_END
 };
 

@@ -394,8 +394,8 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_ctx-%u-%uk", "us", PP_LOWER_IS_BETTER,
-	  "one switch among N processes with S KB each: lat_ctx-N-Sk" },
+	{ .pattern = "lat_ctx-%u-%uk", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "one switch among N processes with S KB each: lat_ctx-N-Sk" },
 	PP_KEYS_END
 };
 

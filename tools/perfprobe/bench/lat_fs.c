@@ -355,11 +355,12 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_fs-create-%uk", "us", PP_LOWER_IS_BETTER,
-	  "create a file of N KB: lat_fs-create-Nk" },
-	{ "lat_fs-delete-%uk", "us", PP_LOWER_IS_BETTER, "delete a file of N KB" },
-	{ "lat_fs-%uk", "files/s", PP_HIGHER_IS_BETTER,
-	  "files of N KB created and deleted per second" },
+	{ .pattern = "lat_fs-create-%uk", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "create a file of N KB: lat_fs-create-Nk" },
+	{ .pattern = "lat_fs-delete-%uk", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "delete a file of N KB" },
+	{ .pattern = "lat_fs-%uk", .unit = "files/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "files of N KB created and deleted per second" },
 	PP_KEYS_END
 };
 

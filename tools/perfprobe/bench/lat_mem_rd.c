@@ -630,16 +630,16 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_mem_rd-l%u", "ns", PP_LOWER_IS_BETTER,
-	  "load latency of cache level N, from the stride-128 curve" },
-	{ "lat_mem_rd-detected-l%u-bytes", "bytes", PP_HIGHER_IS_BETTER,
-	  "size of cache level N as the curve shows it" },
-	{ "lat_mem_rd-main", "ns", PP_LOWER_IS_BETTER,
-	  "load latency of main memory: the curve's largest size" },
-	{ "lat_mem_rd-stride%u-sz%s", "ns", PP_LOWER_IS_BETTER,
-	  "a curve's point: dependent loads, stride bytes, array size" },
-	{ "lat_mem_rd-random-stride%u-sz%s", "ns", PP_LOWER_IS_BETTER,
-	  "the same over pages in random order (lmbench -t)" },
+	{ .pattern = "lat_mem_rd-l%u", .unit = "ns", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "load latency of cache level N, from the stride-128 curve" },
+	{ .pattern = "lat_mem_rd-detected-l%u-bytes", .unit = "bytes", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "size of cache level N as the curve shows it" },
+	{ .pattern = "lat_mem_rd-main", .unit = "ns", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "load latency of main memory: the curve's largest size" },
+	{ .pattern = "lat_mem_rd-stride%u-sz%s", .unit = "ns", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a curve's point: dependent loads, stride bytes, array size" },
+	{ .pattern = "lat_mem_rd-random-stride%u-sz%s", .unit = "ns", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "the same over pages in random order (lmbench -t)" },
 	PP_KEYS_END
 };
 

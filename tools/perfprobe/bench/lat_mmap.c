@@ -78,8 +78,8 @@ static int lat_mmap_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_mmap-%um", "us", PP_LOWER_IS_BETTER,
-	  "mmap() and munmap() of N MB of a file: lat_mmap-Nm" },
+	{ .pattern = "lat_mmap-%um", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "mmap() and munmap() of N MB of a file: lat_mmap-Nm" },
 	PP_KEYS_END
 };
 

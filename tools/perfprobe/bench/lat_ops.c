@@ -320,8 +320,8 @@ static int lat_ops_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_ops-%s-%s", "ns", PP_LOWER_IS_BETTER,
-	  "one operation (bit add mul div mod) of a type (int int64 float double)" },
+	{ .pattern = "lat_ops-%s-%s", .unit = "ns", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "one operation (bit add mul div mod) of a type (int int64 float double)" },
 	PP_KEYS_END
 };
 

@@ -191,7 +191,8 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_pagefault", "us", PP_LOWER_IS_BETTER, "a page fault on a file mapping, per page" },
+	{ .pattern = "lat_pagefault", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a page fault on a file mapping, per page" },
 	PP_KEYS_END
 };
 

@@ -92,7 +92,8 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_pipe", "us", PP_LOWER_IS_BETTER, "round trip of a token over two pipes" },
+	{ .pattern = "lat_pipe", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "round trip of a token over two pipes" },
 	PP_KEYS_END
 };
 

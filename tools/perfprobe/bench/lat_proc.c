@@ -152,9 +152,12 @@ static int lat_proc_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_proc-fork", "us", PP_LOWER_IS_BETTER, "fork() and the child's exit, waited for" },
-	{ "lat_proc-exec", "us", PP_LOWER_IS_BETTER, "fork() and execve() of a tiny program" },
-	{ "lat_proc-shell", "us", PP_LOWER_IS_BETTER, "/bin/sh -c running a tiny program" },
+	{ .pattern = "lat_proc-fork", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "fork() and the child's exit, waited for" },
+	{ .pattern = "lat_proc-exec", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "fork() and execve() of a tiny program" },
+	{ .pattern = "lat_proc-shell", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "/bin/sh -c running a tiny program" },
 	PP_KEYS_END
 };
 

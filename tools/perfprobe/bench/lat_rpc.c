@@ -185,8 +185,10 @@ static int lat_rpc_run(struct pp_ctx *ctx)
 #endif /* PP_NO_TIRPC */
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_rpc-udp", "us", PP_LOWER_IS_BETTER, "a null RPC round trip over UDP" },
-	{ "lat_rpc-tcp", "us", PP_LOWER_IS_BETTER, "a null RPC round trip over TCP" },
+	{ .pattern = "lat_rpc-udp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a null RPC round trip over UDP" },
+	{ .pattern = "lat_rpc-tcp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a null RPC round trip over TCP" },
 	PP_KEYS_END
 };
 

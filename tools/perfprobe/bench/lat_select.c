@@ -157,8 +157,10 @@ static int lat_select_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_select-tcp", "us", PP_LOWER_IS_BETTER, "select() on 100 TCP sockets" },
-	{ "lat_select-file", "us", PP_LOWER_IS_BETTER, "select() on 100 regular files" },
+	{ .pattern = "lat_select-tcp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "select() on 100 TCP sockets" },
+	{ .pattern = "lat_select-file", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "select() on 100 regular files" },
 	PP_KEYS_END
 };
 

@@ -200,11 +200,12 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_sig-install", "us", PP_LOWER_IS_BETTER, "sigaction() of a handler" },
-	{ "lat_sig-catch", "us", PP_LOWER_IS_BETTER,
-	  "a signal sent to self and caught, less the send" },
-	{ "lat_sig-prot", "us", PP_LOWER_IS_BETTER,
-	  "a protection fault caught as SIGSEGV, less a catch" },
+	{ .pattern = "lat_sig-install", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "sigaction() of a handler" },
+	{ .pattern = "lat_sig-catch", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a signal sent to self and caught, less the send" },
+	{ .pattern = "lat_sig-prot", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a protection fault caught as SIGSEGV, less a catch" },
 	PP_KEYS_END
 };
 

@@ -132,13 +132,18 @@ static int lat_syscall_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_syscall-null", "us", PP_LOWER_IS_BETTER,
-	  "getppid(): a system call that does nothing" },
-	{ "lat_syscall-read", "us", PP_LOWER_IS_BETTER, "read one byte from /dev/zero" },
-	{ "lat_syscall-write", "us", PP_LOWER_IS_BETTER, "write one byte to /dev/null" },
-	{ "lat_syscall-stat", "us", PP_LOWER_IS_BETTER, "stat() of a file" },
-	{ "lat_syscall-fstat", "us", PP_LOWER_IS_BETTER, "fstat() of an open file" },
-	{ "lat_syscall-open", "us", PP_LOWER_IS_BETTER, "open() and close() of a file" },
+	{ .pattern = "lat_syscall-null", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "getppid(): a system call that does nothing" },
+	{ .pattern = "lat_syscall-read", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "read one byte from /dev/zero" },
+	{ .pattern = "lat_syscall-write", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "write one byte to /dev/null" },
+	{ .pattern = "lat_syscall-stat", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "stat() of a file" },
+	{ .pattern = "lat_syscall-fstat", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "fstat() of an open file" },
+	{ .pattern = "lat_syscall-open", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "open() and close() of a file" },
 	PP_KEYS_END
 };
 

@@ -97,7 +97,8 @@ restore:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_tcp", "us", PP_LOWER_IS_BETTER, "round trip of a TCP message on the loopback" },
+	{ .pattern = "lat_tcp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "round trip of a TCP message on the loopback" },
 	PP_KEYS_END
 };
 

@@ -103,7 +103,8 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_udp", "us", PP_LOWER_IS_BETTER, "round trip of a UDP datagram on the loopback" },
+	{ .pattern = "lat_udp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "round trip of a UDP datagram on the loopback" },
 	PP_KEYS_END
 };
 

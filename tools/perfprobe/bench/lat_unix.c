@@ -81,8 +81,8 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_unix", "us", PP_LOWER_IS_BETTER,
-	  "round trip of a token over an AF_UNIX socket pair" },
+	{ .pattern = "lat_unix", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "round trip of a token over an AF_UNIX socket pair" },
 	PP_KEYS_END
 };
 

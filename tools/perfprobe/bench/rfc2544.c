@@ -374,10 +374,10 @@ static int rfc2544_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "rfc2544-%s-%u", "Mbit/s", PP_HIGHER_IS_BETTER,
-	  "UDP throughput at no drop (ndr) or partial drop (pdr), frame size" },
-	{ "rfc2544-%s-%u-fps", "frames/s", PP_HIGHER_IS_BETTER,
-	  "the same rate in frames per second" },
+	{ .pattern = "rfc2544-%s-%u", .unit = "Mbit/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "UDP throughput at no drop (ndr) or partial drop (pdr), frame size" },
+	{ .pattern = "rfc2544-%s-%u-fps", .unit = "frames/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "the same rate in frames per second" },
 	PP_KEYS_END
 };
 
