@@ -205,8 +205,9 @@ static void test_list_verbose(void **state)
 		for (k = pp_benches[b]->keys; k->pattern; k++) {
 			char want[256];
 
-			snprintf(want, sizeof(want), " %-32s %-8s %-6s %s\n", k->pattern, k->unit,
-				 pp_dir_name(k->dir), k->desc);
+			snprintf(want, sizeof(want), " %-32s %-8s %-6s %s%s%s%s\n", k->pattern,
+				 k->unit, pp_dir_name(k->dir), k->desc, k->kind ? " (" : "",
+				 k->kind ? pp_kind_name(k->kind) : "", k->kind ? ")" : "");
 			if (!strstr(text, want))
 				print_message("# not in list -v: %s", want);
 			assert_non_null(strstr(text, want));
@@ -244,6 +245,8 @@ static void test_list_json(void **state)
 			assert_string_equal(json_string_value(json_object_get(d, "unit")), k->unit);
 			assert_string_equal(json_string_value(json_object_get(d, "direction")),
 					    pp_dir_name(k->dir));
+			assert_string_equal(json_string_value(json_object_get(d, "kind")),
+					    pp_kind_name(k->kind));
 		}
 		assert_int_equal(json_array_size(keys), i);
 	}

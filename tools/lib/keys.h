@@ -25,6 +25,7 @@ struct pp_key_decl {
 	const char *pattern;		/* NULL ends a list */
 	const char *unit;		/* "us", "MB/s", "%" ... */
 	enum pp_dir dir;
+	enum pp_kind kind;		/* measured unless said (results.h) */
 	const char *desc;		/* one line for "perfprobe list -v" */
 };
 

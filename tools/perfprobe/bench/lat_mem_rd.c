@@ -633,7 +633,7 @@ static const struct pp_key_decl keys[] = {
 	{ .pattern = "lat_mem_rd-l%u", .unit = "ns", .dir = PP_LOWER_IS_BETTER,
 	  .desc = "load latency of cache level N, from the stride-128 curve" },
 	{ .pattern = "lat_mem_rd-detected-l%u-bytes", .unit = "bytes", .dir = PP_HIGHER_IS_BETTER,
-	  .desc = "size of cache level N as the curve shows it" },
+	  .kind = PP_KIND_DERIVED, .desc = "size of cache level N as the curve shows it" },
 	{ .pattern = "lat_mem_rd-main", .unit = "ns", .dir = PP_LOWER_IS_BETTER,
 	  .desc = "load latency of main memory: the curve's largest size" },
 	{ .pattern = "lat_mem_rd-stride%u-sz%s", .unit = "ns", .dir = PP_LOWER_IS_BETTER,

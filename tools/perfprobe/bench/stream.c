@@ -679,11 +679,11 @@ static const struct pp_key_decl keys[] = {
 	{ .pattern = "stream-%s", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
 	  .desc = "STREAM kernel (copy scale add triad), one thread: median" },
 	{ .pattern = "stream-%s-best", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
-	  .desc = "the same, best pass (STREAM's Best Rate)" },
+	  .kind = PP_KIND_DERIVED, .desc = "the same, best pass (STREAM's Best Rate)" },
 	{ .pattern = "stream-%s-mt", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
 	  .desc = "the kernel with one thread per CPU: median" },
 	{ .pattern = "stream-%s-mt-best", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
-	  .desc = "the same, best pass" },
+	  .kind = PP_KIND_DERIVED, .desc = "the same, best pass" },
 	PP_KEYS_END
 };
 

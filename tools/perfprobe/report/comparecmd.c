@@ -58,6 +58,7 @@ struct row {
 	struct pp_cmp_stat st;
 	bool ok;		/* st is valid (both sides have samples) */
 	const char *group;
+	bool gates;		/* its verdict may fail the run (pp_cmp_gates()) */
 	bool fails;		/* a regression that fails the run */
 };
 
@@ -223,6 +224,9 @@ static int cmp_rows(const void *pa, const void *pb)
 	const struct row *a = pa, *b = pb;
 	unsigned int ga, gb;
 
+	/* derived figures and facts apart, after the rest */
+	if (a->gates != b->gates)
+		return a->gates ? -1 : 1;
 	if (sort_by_verdict) {
 		if (a->ok != b->ok)
 			return a->ok ? -1 : 1;
@@ -330,6 +334,9 @@ static void print_row(const struct row *r, bool changed_only_k)
 	pp_print_string(PP_ANY, "verdict", "  %s", row_verdict(r));
 	if (r->fails)
 		pp_print_text(" (fails)");
+	pp_print_string(r->gates ? PP_JSON : PP_ANY, "kind", " (%s, not gating)",
+			pp_kind_name(p->kind));
+	pp_print_bool(PP_JSON, "gates", NULL, r->gates);
 	pp_print_bool(PP_JSON, "fails", NULL, r->fails);
 	if (r->ok && (!changed_only_k || r->st.verdict == PP_VERDICT_REGRESSION ||
 		      r->st.verdict == PP_VERDICT_IMPROVEMENT))
@@ -421,6 +428,10 @@ static void print_comparison(const struct side *base, const struct side *new,
 		      "change", "[interval]", "verdict");
 	pp_print_open_array("results");
 	for (i = 0; i < nrows; i++) {
+		if (!rows[i].gates && (!i || rows[i - 1].gates)) {
+			group = NULL;
+			pp_print_text("-- not gating: derived figures and facts (their verdicts set no exit)\n");
+		}
 		if (!o->sort && (!group || strcmp(group, rows[i].group))) {
 			group = rows[i].group;
 			pp_print_text("-- %s\n", group);
@@ -454,12 +465,16 @@ static void xml_escaped(FILE *f, const char *s)
 
 static void row_summary(char *buf, size_t size, const struct row *r)
 {
+	int n;
+
 	if (r->ok)
-		snprintf(buf, size, "%s: %.6g -> %.6g %s, %+.1f%% [%+.1f..%+.1f], %s",
-			 r->pool->key, r->st.base_median, r->st.new_median, r->pool->unit,
-			 r->st.change_pct, r->st.lo_pct, r->st.hi_pct, row_verdict(r));
+		n = snprintf(buf, size, "%s: %.6g -> %.6g %s, %+.1f%% [%+.1f..%+.1f], %s",
+			     r->pool->key, r->st.base_median, r->st.new_median, r->pool->unit,
+			     r->st.change_pct, r->st.lo_pct, r->st.hi_pct, row_verdict(r));
 	else
-		snprintf(buf, size, "%s: %s", r->pool->key, row_verdict(r));
+		n = snprintf(buf, size, "%s: %s", r->pool->key, row_verdict(r));
+	if (!r->gates && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - n, " (%s, not gating)", pp_kind_name(r->pool->kind));
 }
 
 static void print_junit(FILE *f, const struct side *new, const struct row *rows,
@@ -563,6 +578,8 @@ static json_t *kcidb_test(const struct row *r, const char *build_id,
 		json_object_set_new(misc, "hi_pct", json_real(r->st.hi_pct));
 	}
 	json_object_set_new(misc, "verdict", json_string(row_verdict(r)));
+	json_object_set_new(misc, "kind", json_string(pp_kind_name(r->pool->kind)));
+	json_object_set_new(misc, "gating", json_boolean(r->gates));
 	json_object_set_new(misc, "direction", json_string(r->pool->dir == PP_HIGHER_IS_BETTER ?
 							   "higher" : "lower"));
 	json_object_set_new(t, "misc", misc);
@@ -630,9 +647,10 @@ static int build_rows(const struct side *base, const struct side *new,
 			continue;
 		r->pool = p;
 		r->group = key_group(p->key);
+		r->gates = pp_cmp_gates(p);
 		r->ok = !p->conflict && p->nbase && p->nnew &&
 			!pp_cmp_runs(p, o->threshold, o->run_noise, &r->st);
-		if (r->ok && r->st.verdict == PP_VERDICT_REGRESSION) {
+		if (r->ok && r->gates && r->st.verdict == PP_VERDICT_REGRESSION) {
 			(*nreg)++;
 			r->fails = !o->nfail_on || matches(o->fail_on, o->nfail_on, p->key);
 			*nfail += r->fails;

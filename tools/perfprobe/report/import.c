@@ -140,6 +140,7 @@ static int put(struct pp_import *im, struct pp_run *run, unsigned int line, cons
 	r = pp_run_add(run, key, unit, dir, &v, 1);
 	if (!r)
 		return -ENOMEM;
+	r->kind = d ? d->kind : PP_KIND_MEASURED;
 	snprintf(src, sizeof(src), "%s:%u", im->file, line);
 	r->imported = pp_intern(src);
 	im->imported++;

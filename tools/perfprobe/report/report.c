@@ -726,12 +726,15 @@ struct cmp_row {
 	const struct pp_cmp_pool *p;
 	struct pp_cmp_stat st;
 	bool ok;
+	bool gates;		/* pp_cmp_gates(): else shown apart, after */
 };
 
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct cmp_row *x = a, *y = b;
 
+	if (x->gates != y->gates)
+		return x->gates ? -1 : 1;
 	if (x->ok != y->ok)
 		return x->ok ? -1 : 1;
 	return x->ok ? pp_cmp_order(&x->st, x->p->dir, &y->st, y->p->dir) : 0;
@@ -801,7 +804,7 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 	const struct pp_run *base = &rp->runs[0], *nw = &rp->runs[j];
 	struct pp_cmp_pool *pool = NULL;
 	struct cmp_row *rows;
-	size_t np = 0, i, nr = 0, counts[4] = { 0 };
+	size_t np = 0, i, nr = 0, counts[4] = { 0 }, apart = 0;
 	FILE *f = rp->f;
 	char buf[96];
 
@@ -821,7 +824,10 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 		rows[nr].p = &pool[i];
 		rows[nr].ok = !pp_cmp_runs(&pool[i], PP_CMP_THRESHOLD_PCT, PP_CMP_RUN_NOISE_PCT,
 					   &rows[nr].st);
-		if (rows[nr].ok)
+		rows[nr].gates = pp_cmp_gates(&pool[i]);
+		if (!rows[nr].gates)
+			apart++;
+		else if (rows[nr].ok)
 			counts[rows[nr].st.verdict]++;
 		nr++;
 	}
@@ -834,13 +840,16 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 		"</span>, <span class=\"improvement\">%zu improvement%s</span>, <span "
 		"class=\"noisy\">%zu too noisy to tell</span>, %zu without a real change "
 		"(threshold %.0f%%, 95%% intervals, run-to-run noise %.0f%% assumed where a "
-		"side has one run).</p>\n", nr, counts[PP_VERDICT_REGRESSION],
+		"side has one run).</p>\n", nr - apart, counts[PP_VERDICT_REGRESSION],
 		counts[PP_VERDICT_REGRESSION] == 1 ? "" : "s", counts[PP_VERDICT_IMPROVEMENT],
 		counts[PP_VERDICT_IMPROVEMENT] == 1 ? "" : "s", counts[PP_VERDICT_NOISY],
 		counts[PP_VERDICT_SAME], PP_CMP_THRESHOLD_PCT, PP_CMP_RUN_NOISE_PCT);
+	if (apart)
+		fprintf(f, "<p>And %zu derived figure%s or fact%s, judged below but never "
+			"gating.</p>\n", apart, apart == 1 ? "" : "s", apart == 1 ? "" : "s");
 	memset(ch, 0, sizeof(*ch));
 	for (i = 0; i < nr && ch->n < MAX_CHANGE_ROWS; i++) {
-		if (!rows[i].ok)
+		if (!rows[i].ok || !rows[i].gates)
 			continue;
 		ch->keys[ch->n] = rows[i].p->key;
 		ch->pct[ch->n] = rows[i].st.change_pct;
@@ -884,11 +893,13 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 		if (rows[i].ok)
 			snprintf(buf, sizeof(buf), "%+.1f%% .. %+.1f%%", s->lo_pct, s->hi_pct);
 		td(f, NULL, rows[i].ok ? buf : "-");
-		fprintf(f, "<td class=\"l %s\">", !rows[i].ok ? "" :
+		fprintf(f, "<td class=\"l %s\">", !rows[i].ok || !rows[i].gates ? "" :
 			s->verdict == PP_VERDICT_REGRESSION ? "regression" :
 			s->verdict == PP_VERDICT_IMPROVEMENT ? "improvement" :
 			s->verdict == PP_VERDICT_NOISY ? "noisy" : "");
 		pp_html_esc(f, v);
+		if (!rows[i].gates)
+			fprintf(f, " (%s, not gating)", pp_kind_name(rows[i].p->kind));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div></details>\n", f);

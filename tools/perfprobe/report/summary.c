@@ -574,6 +574,8 @@ void pp_print_flat(FILE *f, const struct pp_run *run, bool stats)
 			fprintf(f, "  (min %.4g, max %.4g, cv %.1f%%, n %zu%s)",
 				r->st.min, r->st.max, r->st.cv_pct, r->nsamples,
 				r->noisy ? ", noisy" : "");
+		if (r->kind != PP_KIND_MEASURED)
+			fprintf(f, "  [%s, not gating]", pp_kind_name(r->kind));
 		fputc('\n', f);
 	}
 }
