@@ -38,6 +38,19 @@ const struct pp_bench *pp_bench_find(const char *name)
 	return NULL;
 }
 
+const struct pp_key_decl *pp_decl_of(const char *key)
+{
+	const struct pp_key_decl *d;
+	unsigned int i;
+
+	for (i = 0; i < pp_nbenches; i++) {
+		d = pp_key_decl_find(pp_benches[i]->keys, key);
+		if (d)
+			return d;
+	}
+	return NULL;
+}
+
 bool pp_group_valid(const char *name)
 {
 	unsigned int i;

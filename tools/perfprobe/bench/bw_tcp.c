@@ -232,11 +232,14 @@ static int bw_tcp_run(struct pp_ctx *ctx)
 
 static const struct pp_key_decl keys[] = {
 	{ .pattern = "bw_tcp", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
-	  .desc = "TCP on the loopback, 10 MB messages" },
+	  .desc = "TCP on the loopback, 10 MB messages",
+	  .show = PP_SHOW({ PP_COL("bw", 3, " TCP", "    ", 4, 0), .lm_col = 3 }, { .chart = "bw-ipc" }) },
 	{ .pattern = "bw_tcp-%ukb", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
-	  .desc = "TCP on the loopback, N KB messages" },
+	  .desc = "TCP on the loopback, N KB messages",
+	  .show = PP_SHOW({ .lm_block = "Socket bandwidth using localhost" }) },
 	{ .pattern = "bw_tcp-%ub", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
-	  .desc = "TCP on the loopback, N byte messages (--full)" },
+	  .desc = "TCP on the loopback, N byte messages (--full)",
+	  .show = PP_SHOW({ .lm_block = "Socket bandwidth using localhost" }) },
 	PP_KEYS_END
 };
 

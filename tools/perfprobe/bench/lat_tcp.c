@@ -98,7 +98,9 @@ restore:
 
 static const struct pp_key_decl keys[] = {
 	{ .pattern = "lat_tcp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
-	  .desc = "round trip of a TCP message on the loopback" },
+	  .desc = "round trip of a TCP message on the loopback",
+	  .show = PP_SHOW({ PP_COL("ipc", 6, "  TCP", "     ", 5, 2), .lm_col = 6 },
+		  { .lm_line = "TCP latency using localhost:" }) },
 	PP_KEYS_END
 };
 

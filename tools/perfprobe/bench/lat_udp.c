@@ -104,7 +104,9 @@ out:
 
 static const struct pp_key_decl keys[] = {
 	{ .pattern = "lat_udp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
-	  .desc = "round trip of a UDP datagram on the loopback" },
+	  .desc = "round trip of a UDP datagram on the loopback",
+	  .show = PP_SHOW({ PP_COL("ipc", 4, "  UDP", "     ", 5, 2), .lm_col = 4 },
+		  { .lm_line = "UDP latency using localhost:" }) },
 	PP_KEYS_END
 };
 

@@ -677,11 +677,16 @@ out:
 
 static const struct pp_key_decl keys[] = {
 	{ .pattern = "stream-%s", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
-	  .desc = "STREAM kernel (copy scale add triad), one thread: median" },
+	  .desc = "STREAM kernel (copy scale add triad), one thread: median",
+	  .show = PP_SHOW({ .key = "stream-copy", .chart = "stream" }, { .key = "stream-scale", .chart = "stream" },
+		  { .key = "stream-add", .chart = "stream" }, { .key = "stream-triad", .chart = "stream" }) },
 	{ .pattern = "stream-%s-best", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
 	  .kind = PP_KIND_DERIVED, .desc = "the same, best pass (STREAM's Best Rate)" },
 	{ .pattern = "stream-%s-mt", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
-	  .desc = "the kernel with one thread per CPU: median" },
+	  .desc = "the kernel with one thread per CPU: median",
+	  .show = PP_SHOW({ .key = "stream-copy-mt", .chart = "stream" },
+		  { .key = "stream-scale-mt", .chart = "stream" },
+		  { .key = "stream-add-mt", .chart = "stream" }, { .key = "stream-triad-mt", .chart = "stream" }) },
 	{ .pattern = "stream-%s-mt-best", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
 	  .kind = PP_KIND_DERIVED, .desc = "the same, best pass" },
 	PP_KEYS_END
