@@ -18,6 +18,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "report/import.h"
 #include "report/summary.h"
 
 static void test_match(void **state)
@@ -165,6 +166,8 @@ static void test_show_entries(void **state)
 					assert_true(pp_key_pattern_valid(k) && pp_key_match(d->pattern, key));
 				if (s->table && s->col)
 					assert_true(pp_key_valid(k) || k[strlen(k) - 1] == '*');
+				if (s->lm_col && s->table)
+					assert_in_range(s->lm_col, 1, pp_import_table_cols(s->table));
 				assert_true(!s->lm_col || s->table || s->lm_block);
 				assert_true(!s->lm_line || *s->lm_line);
 				/* a line, a column of lmbench's, a block header: one key's */
