@@ -27,6 +27,9 @@ struct pp_bench {
 
 #define PP_BENCH(name) extern const struct pp_bench pp_bench_##name;
 #include "benches.h"
+#ifdef PP_PLANTED		/* a test build's own (tests/plant/) */
+#include "plant/benches.h"
+#endif
 #undef PP_BENCH
 
 extern const struct pp_bench *const pp_benches[];

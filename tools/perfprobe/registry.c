@@ -6,6 +6,9 @@
 #define PP_BENCH(name) &pp_bench_##name,
 const struct pp_bench *const pp_benches[] = {
 #include "benches.h"
+#ifdef PP_PLANTED		/* a test build's own (tests/plant/) */
+#include "plant/benches.h"
+#endif
 };
 #undef PP_BENCH
 
