@@ -137,8 +137,7 @@ static bool column_declared(const char *key)
 /*
  * Where the keys are shown (keys.h): every entry's key is its
  * declaration's (a '*' prefix of its keys, a template of them); every
- * lmbench line and column is one key's; the charts and tables it names
- * exist.
+ * lmbench line and column is one key's; the tables it names exist.
  */
 static void test_show_entries(void **state)
 {
@@ -164,8 +163,14 @@ static void test_show_entries(void **state)
 					assert_true(column_declared(k));
 				else
 					assert_true(pp_key_pattern_valid(k) && pp_key_match(d->pattern, key));
-				if (s->table && s->col)
+				if (s->table && s->col) {
+					unsigned int t;
+
 					assert_true(pp_key_valid(k) || k[strlen(k) - 1] == '*');
+					for (t = 0; pp_table(t) && strcmp(pp_table(t)->id, s->table); t++)
+						;
+					assert_non_null(pp_table(t));
+				}
 				if (s->lm_col && s->table)
 					assert_in_range(s->lm_col, 1, pp_import_table_cols(s->table));
 				assert_true(!s->lm_col || s->table || s->lm_block);
@@ -186,6 +191,9 @@ static void test_show_entries(void **state)
 								assert_int_equal(s->lm_rows, s2->lm_rows);
 						}
 			}
+			/* the list ends with an empty entry, not one that forgot its place */
+			if (s)
+				assert_null(s->key);
 		}
 	}
 	assert_true(n > 0);
@@ -204,7 +212,7 @@ static void test_summary_columns(void **state)
 
 	(void)state;
 	for (i = 0; (t = pp_table(i)); i++) {
-		unsigned int last = t->mhz_col, b, heads;
+		unsigned int last = t->mhz_col, b, heads, nkeys;
 
 		for (j = 0; j < i; j++)
 			assert_string_not_equal(pp_table(j)->id, t->id);
@@ -231,18 +239,23 @@ static void test_summary_columns(void **state)
 			assert_true(cols[c].mhz ? !cols[c].nkeys : cols[c].nkeys > 0);
 			for (j = 0; j < cols[c].nkeys; j++)
 				assert_true(column_declared(cols[c].keys[j]));
-			/* one key of the column gives its header */
-			heads = 0;
+			/* one key of the column gives its header; none is left out */
+			heads = nkeys = 0;
 			for (b = 0; b < pp_nbenches; b++) {
 				const struct pp_key_decl *d;
 				const struct pp_key_show *s;
 
 				for (d = pp_benches[b]->keys; d->pattern; d++)
-					for (s = d->show; s && !pp_show_end(s); s++)
-						heads += s->table && !strcmp(s->table, t->id) &&
-							 s->col == c + 1 && s->width;
+					for (s = d->show; s && !pp_show_end(s); s++) {
+						if (!s->table || strcmp(s->table, t->id) ||
+						    s->col != c + 1)
+							continue;
+						heads += s->width > 0;
+						nkeys++;
+					}
 			}
 			assert_int_equal(heads, cols[c].mhz ? 0 : 1);
+			assert_int_equal(nkeys, cols[c].nkeys);
 		}
 	}
 	assert_true(i >= 6);
