@@ -189,7 +189,7 @@ $(O)/tools/perfprobe/kernel/kbpf.o: $(O)/gen/bpf.cfg $(KBPF_DEPS)
 $(O)/gen/warn.cfg: FORCE
 	@mkdir -p $(@D) && echo '$(WARN) $(BPF_FLAGS)' | cmp -s - $@ || echo '$(WARN) $(BPF_FLAGS)' >$@
 
-$(CORE_OBJS) $(PP_OBJS) $(O)/tools/perfprobe/main.o $(O)/perfprobe-lean $(UNIT_BINS) \
+$(CORE_OBJS) $(PP_OBJS) $(O)/tools/perfprobe/main.o $(O)/perfprobe-lean $(UNIT_BINS) $(PLANT_OBJS) \
 	$(O)/tests/pp-kview $(O)/tests/pp-vmtest \
 	$(patsubst %.c,$(O)/%.o,$(wildcard $(BPF_SRC)/*.bpf.c)): $(O)/gen/warn.cfg
 
@@ -215,6 +215,19 @@ $(O)/perfprobe-lean: tools/perfprobe/lean.c tools/perfprobe/lean.h
 $(O)/tests/%: tests/unit/%.c $(LIBS_A)
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< \
 		$(LIBS_A) $(PP_LIBS) -lcmocka && mv -f $@.tmp $@
+
+# perfprobe with benchmarks planted (tests/plant/, for tests/integration/
+# plant.t): registry.c again with tests/plant/benches.h added, linked
+# ahead of libperfprobe.a, so the archive's own registry.o is not pulled
+# in; everything else is the archive's.
+PLANT_OBJS := $(O)/tests/plant/registry.o \
+	$(patsubst %.c,$(O)/%.o,$(wildcard tests/plant/*.c))
+$(PLANT_OBJS): PP_CFLAGS += -DPP_PLANTED -Itests
+$(O)/tests/plant/registry.o: tools/perfprobe/registry.c
+	$(call say,CC,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) -c -o $@ $<
+
+$(O)/tests/perfprobe-planted: $(O)/tools/perfprobe/main.o $(PLANT_OBJS) $(LIBS_A)
+	$(call say,LD,$@)$(CC) $(PP_LDFLAGS) -o $@.tmp $^ $(PP_LIBS) && mv -f $@.tmp $@
 
 kmod:
 	$(Q)$(MAKE) -C kmod $(if $(KDIR),KDIR=$(KDIR)) $(if $(V),V=$(V))
@@ -288,7 +301,7 @@ check-spec:
 kmod-style:
 	+$(Q)scripts/kmod-style.sh
 
-check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview
+check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview $(O)/tests/perfprobe-planted
 
 # The parts of the completion scripts and the docs generated from the
 # option table (tools/perfprobe/options.c): `make options` writes them,

@@ -7,7 +7,7 @@
 # the exit code by the verdicts); every regression asserted is made by
 # altering a run's samples with jq, by a factor known to be beyond them.
 . "$(dirname "$0")/tap.sh"
-plan 66
+plan 72
 
 A=$T_TMP/a.json
 B=$T_TMP/b.json
@@ -333,6 +333,53 @@ check "... KCIDB: every test PASS, the warning in the build's misc" jq -e '(.bui
 ok $([ $? -eq 5 ]; echo $?) "... --gate-emulated: exit 5, the verdicts gate"
 "$PERFPROBE" compare --gate-emulated --strict "$T_TMP/wa" "$T_TMP/wa" >/dev/null
 ok $? "... --gate-emulated --strict, no other difference: exit 0"
+
+# Only measured figures gate.  A derived figure (a cache size the curve
+# suggests) four times smaller is a regression by its numbers, but it is
+# shown apart and sets no exit, in every format; the same key recorded
+# without its kind (as measured) does set exit 5.
+jq '.results += [{key: "lat_mem_rd-detected-l1-bytes", unit: "bytes", direction: "higher",
+	kind: "derived", value: 49152, samples: [49152, 49152, 49152, 49152, 49152]}]' "$S" >"$T_TMP/d0.json"
+jq '(.results[] | select(.key == "lat_mem_rd-detected-l1-bytes")) |= (.samples |= map(. / 4) |
+	.value /= 4)' "$T_TMP/d0.json" >"$T_TMP/d1.json"
+"$PERFPROBE" compare --json "$T_TMP/d0.json" "$T_TMP/d1.json" >"$T_TMP/d.json"
+ok $? "a derived key 4x worse: exit 0"
+check "... its verdict is a regression, of kind derived, not gating, not failing" jq -e '
+	[.comparisons[0].results[] | select(.key == "lat_mem_rd-detected-l1-bytes")] |
+	length == 1 and all(.verdict == "regression" and .kind == "derived" and
+			    .gates == false and .fails == false) and
+	(.[0] | .change_pct < -70)' "$T_TMP/d.json"
+"$PERFPROBE" compare "$T_TMP/d0.json" "$T_TMP/d1.json" >"$T_TMP/d.txt"
+check "... text: listed last, under its own heading, marked" sh -c "
+	tail -n +\$(grep -n '^-- not gating' '$T_TMP/d.txt' | cut -d: -f1) '$T_TMP/d.txt' |
+	grep -q '^lat_mem_rd-detected-l1-bytes .* regression .*(derived, not gating)\$' &&
+	grep -q '^0 regressions' '$T_TMP/d.txt'"
+"$PERFPROBE" compare --format junit "$T_TMP/d0.json" "$T_TMP/d1.json" >"$T_TMP/d.xml" &&
+"$PERFPROBE" compare --format ktap "$T_TMP/d0.json" "$T_TMP/d1.json" >"$T_TMP/d.tap" &&
+"$PERFPROBE" compare --format lava "$T_TMP/d0.json" "$T_TMP/d1.json" >"$T_TMP/d.lava" &&
+"$PERFPROBE" compare --format kcidb "$T_TMP/d0.json" "$T_TMP/d1.json" >"$T_TMP/d.kcidb"
+ok $? "... JUnit, KTAP, LAVA and KCIDB: exit 0"
+check "... in each of them not a failure, and said to be derived" python3 -c "
+import json, sys, xml.etree.ElementTree as ET
+key = 'lat_mem_rd-detected-l1-bytes'
+t = [c for c in ET.parse(sys.argv[1]).getroot().iter('testcase') if c.get('name') == key]
+assert len(t) == 1 and t[0].find('failure') is None, 'junit'
+assert '(derived, not gating)' in t[0].find('system-out').text
+assert ET.parse(sys.argv[1]).getroot().find('testsuite').get('failures') == '0'
+ktap = [l for l in open(sys.argv[2]) if l.split()[2:3] == [key] or l.startswith('not ok')]
+assert len(ktap) == 1 and ktap[0].startswith('ok '), ktap
+lava = [l for l in open(sys.argv[3]) if l.split()[1] == key]
+assert len(lava) == 1 and '--result pass' in lava[0], lava
+k = [x for x in json.load(open(sys.argv[4]))['tests'] if x['path'].endswith(key)]
+assert len(k) == 1 and k[0]['status'] == 'PASS' and k[0]['misc']['kind'] == 'derived'
+assert k[0]['misc']['gating'] is False and k[0]['misc']['verdict'] == 'regression'
+" "$T_TMP/d.xml" "$T_TMP/d.tap" "$T_TMP/d.lava" "$T_TMP/d.kcidb"
+jq '(.results[] | select(.key == "lat_mem_rd-detected-l1-bytes")) |= del(.kind)' \
+	"$T_TMP/d0.json" >"$T_TMP/m0.json"
+jq '(.results[] | select(.key == "lat_mem_rd-detected-l1-bytes")) |= del(.kind)' \
+	"$T_TMP/d1.json" >"$T_TMP/m1.json"
+"$PERFPROBE" compare "$T_TMP/m0.json" "$T_TMP/m1.json" >/dev/null
+ok $([ $? -eq 5 ]; echo $?) "... the same change recorded as measured: exit 5"
 
 # Bad input: one line, the right exit code.
 "$PERFPROBE" compare "$A" 2>"$T_TMP/e" >/dev/null

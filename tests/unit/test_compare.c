@@ -478,6 +478,41 @@ static void test_pool(void **state)
 	pp_run_free(&base[1]);
 }
 
+/*
+ * Only measured keys gate: a key that any run records as derived (or a
+ * fact) is pooled with that kind, and pp_cmp_gates() refuses it.
+ */
+static void test_pool_kind(void **state)
+{
+	struct pp_run base, new;
+	struct pp_cmp_pool *p;
+	size_t n;
+
+	(void)state;
+	pp_run_init(&base);
+	pp_run_init(&new);
+	add(&base, "lat_pipe", "us", PP_LOWER_IS_BETTER, 1, 2);
+	add(&base, "lat_mem_rd-detected-l1-bytes", "bytes", PP_HIGHER_IS_BETTER, 49152, 49152);
+	add(&base, "x-count", "runs", PP_HIGHER_IS_BETTER, 3, 3);
+	add(&new, "lat_pipe", "us", PP_LOWER_IS_BETTER, 4, 8);
+	add(&new, "lat_mem_rd-detected-l1-bytes", "bytes", PP_HIGHER_IS_BETTER, 12288, 12288);
+	add(&new, "x-count", "runs", PP_HIGHER_IS_BETTER, 1, 1);
+	/* derived on the new side only (a file from before kinds were kept) */
+	pp_run_find_mut(&new, "lat_mem_rd-detected-l1-bytes")->kind = PP_KIND_DERIVED;
+	pp_run_find_mut(&base, "x-count")->kind = PP_KIND_FACT;
+	assert_int_equal(pp_cmp_pool(&base, 1, &new, 1, &p, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(p[0].kind, PP_KIND_MEASURED);
+	assert_true(pp_cmp_gates(&p[0]));
+	assert_int_equal(p[1].kind, PP_KIND_DERIVED);
+	assert_false(pp_cmp_gates(&p[1]));
+	assert_int_equal(p[2].kind, PP_KIND_FACT);
+	assert_false(pp_cmp_gates(&p[2]));
+	pp_cmp_pool_free(p, n);
+	pp_run_free(&base);
+	pp_run_free(&new);
+}
+
 static void meta(struct pp_run *run, const char *host, double mhz)
 {
 	struct pp_meta *m = &run->meta;
@@ -704,6 +739,7 @@ int main(void)
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_t95),
 		cmocka_unit_test(test_runs_as_clusters),
+		cmocka_unit_test(test_pool_kind),
 		cmocka_unit_test(test_one_run_assumed),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_warnings),

@@ -14,6 +14,23 @@
 #include "benchlib/crypto_alg.h"
 #include "results.h"
 
+/* The summary's matrix rows and columns are the algorithms and sizes, as text. */
+static void test_summary_names(void **state)
+{
+	char size[16];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < pp_crypto_nalgs; i++)
+		assert_string_equal(pp_crypto_rows[i], pp_crypto_algs[i].name);
+	assert_null(pp_crypto_rows[i]);
+	for (i = 0; i < pp_crypto_nsizes; i++) {
+		snprintf(size, sizeof(size), "%u", pp_crypto_sizes[i]);
+		assert_string_equal(pp_crypto_cols[i], size);
+	}
+	assert_null(pp_crypto_cols[i]);
+}
+
 static void test_hex(void **state)
 {
 	uint8_t b[4];
@@ -186,6 +203,7 @@ static void test_info_roundtrip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary_names),
 		cmocka_unit_test(test_hex),
 		cmocka_unit_test(test_vectors),
 		cmocka_unit_test(test_break),

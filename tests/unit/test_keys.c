@@ -18,6 +18,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "report/import.h"
 #include "report/summary.h"
 
 static void test_match(void **state)
@@ -133,40 +134,148 @@ static bool column_declared(const char *key)
 	return false;
 }
 
-static void test_summary_columns(void **state)
+/*
+ * Where the keys are shown (keys.h): every entry's key is its
+ * declaration's (a '*' prefix of its keys, a template of them); every
+ * lmbench line and column is one key's; the tables it names exist.
+ */
+static void test_show_entries(void **state)
 {
-	unsigned int t, m;
+	unsigned int b, b2, n = 0;
 
 	(void)state;
-	for (t = 0; t < pp_ntables; t++) {
-		const struct pp_col *c;
+	for (b = 0; b < pp_nbenches; b++) {
+		const struct pp_key_decl *d, *d2;
+		const struct pp_key_show *s, *s2;
 
-		for (c = pp_tables[t].cols; c->width; c++) {
-			if (!strcmp(c->key, "=mhz"))
-				continue;
-			print_message("# %s: %s\n", pp_tables[t].title, c->key);
-			assert_true(column_declared(c->key));
-			if (c->key2)
-				assert_true(column_declared(c->key2));
+		for (d = pp_benches[b]->keys; d->pattern; d++) {
+			for (s = d->show; s && !pp_show_end(s); s++, n++) {
+				const char *k = pp_show_key(d, s);
+				char key[PP_KEY_MAX];
+
+				print_message("# %s: %s%s%s%s%s\n", d->pattern, k,
+					      s->table ? " table " : "", s->table ? s->table : "",
+					      s->chart ? " chart " : "", s->chart ? s->chart : "");
+				instance(k, key, sizeof(key));
+				if (s->role == PP_CHART_INFO_MARKS)
+					assert_true(s->chart && pp_key_valid(k));
+				else if (k[strlen(k) - 1] == '*')
+					assert_true(column_declared(k));
+				else
+					assert_true(pp_key_pattern_valid(k) && pp_key_match(d->pattern, key));
+				if (s->table && s->col) {
+					unsigned int t;
+
+					assert_true(pp_key_valid(k) || k[strlen(k) - 1] == '*');
+					for (t = 0; pp_table(t) && strcmp(pp_table(t)->id, s->table); t++)
+						;
+					assert_non_null(pp_table(t));
+				}
+				if (s->lm_col && s->table)
+					assert_in_range(s->lm_col, 1, pp_import_table_cols(s->table));
+				assert_true(!s->lm_col || s->table || s->lm_block);
+				assert_true(!s->lm_line || *s->lm_line);
+				/* a line, a column of lmbench's, a block header: one key's */
+				for (b2 = 0; b2 < pp_nbenches; b2++)
+					for (d2 = pp_benches[b2]->keys; d2->pattern; d2++)
+						for (s2 = d2->show; s2 && !pp_show_end(s2); s2++) {
+							if (s2 == s)
+								continue;
+							assert_false(s->lm_line && s2->lm_line &&
+								     !strcmp(s->lm_line, s2->lm_line));
+							assert_false(s->lm_col && s->table &&
+								     s2->lm_col == s->lm_col && s2->table &&
+								     !strcmp(s->table, s2->table));
+							if (s->lm_block && s2->lm_block &&
+							    !strcmp(s->lm_block, s2->lm_block))
+								assert_int_equal(s->lm_rows, s2->lm_rows);
+						}
+			}
+			/* the list ends with an empty entry, not one that forgot its place */
+			if (s)
+				assert_null(s->key);
 		}
 	}
-	for (m = 0; m < pp_nmatrices; m++) {
-		const struct pp_matrix *mx = &pp_matrices[m];
-		const char *const *r, *const *c;
-		char key[PP_KEY_MAX];
+	assert_true(n > 0);
+}
 
-		for (r = mx->rows; *r; r++) {
-			for (c = mx->cols; *c; c++) {
-				snprintf(key, sizeof(key), "%s-%s-%s", mx->prefix, *r, *c);
+/*
+ * Every table's columns: those its declarations name, one to its last
+ * without a gap, each with one header of its width and one key or more.
+ */
+static void test_summary_columns(void **state)
+{
+	const struct pp_key_table *t;
+	struct pp_col cols[PP_TABLE_COLS];
+	struct pp_matrix mx;
+	unsigned int i, j, c, n, m;
+
+	(void)state;
+	for (i = 0; (t = pp_table(i)); i++) {
+		unsigned int last = t->mhz_col, b, heads, nkeys;
+
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(pp_table(j)->id, t->id);
+		n = pp_table_cols(t, cols, ARRAY_SIZE(cols));
+		for (b = 0; b < pp_nbenches; b++) {
+			const struct pp_key_decl *d;
+			const struct pp_key_show *s;
+
+			for (d = pp_benches[b]->keys; d->pattern; d++)
+				for (s = d->show; s && !pp_show_end(s); s++)
+					if (s->table && !strcmp(s->table, t->id) && s->col > last)
+						last = s->col;
+		}
+		print_message("# %s: %u columns, the last named %u\n", t->id, n, last);
+		assert_int_equal(n, last);
+		assert_true(n > 0 && n < PP_TABLE_COLS);
+		for (c = 0; c < n; c++) {
+			print_message("#   %u: '%s' '%s' %u keys\n", c + 1, cols[c].h1, cols[c].h2,
+				      cols[c].nkeys);
+			assert_true(cols[c].width > 0);
+			assert_int_equal(strlen(cols[c].h1), cols[c].width);
+			assert_int_equal(strlen(cols[c].h2), cols[c].width);
+			assert_true(cols[c].mhz == (c + 1 == t->mhz_col));
+			assert_true(cols[c].mhz ? !cols[c].nkeys : cols[c].nkeys > 0);
+			for (j = 0; j < cols[c].nkeys; j++)
+				assert_true(column_declared(cols[c].keys[j]));
+			/* one key of the column gives its header; none is left out */
+			heads = nkeys = 0;
+			for (b = 0; b < pp_nbenches; b++) {
+				const struct pp_key_decl *d;
+				const struct pp_key_show *s;
+
+				for (d = pp_benches[b]->keys; d->pattern; d++)
+					for (s = d->show; s && !pp_show_end(s); s++) {
+						if (!s->table || strcmp(s->table, t->id) ||
+						    s->col != c + 1)
+							continue;
+						heads += s->width > 0;
+						nkeys++;
+					}
+			}
+			assert_int_equal(heads, cols[c].mhz ? 0 : 1);
+			assert_int_equal(nkeys, cols[c].nkeys);
+		}
+	}
+	assert_true(i >= 6);
+	for (m = 0; pp_matrix_get(m, &mx); m++) {
+		const char *const *r, *const *c2;
+		char key[2 * PP_KEY_MAX];
+
+		for (r = mx.m->rows; *r; r++) {
+			for (c2 = mx.m->cols; *c2; c2++) {
+				snprintf(key, sizeof(key), "%s-%s-%s", mx.prefix, *r, *c2);
 				print_message("# %s\n", key);
 				assert_true(column_declared(key));
 			}
-			if (mx->extra) {
-				snprintf(key, sizeof(key), "%s-%s-%s", mx->prefix, *r, mx->extra);
+			if (mx.m->extra) {
+				snprintf(key, sizeof(key), "%s-%s-%s", mx.prefix, *r, mx.m->extra);
 				assert_true(column_declared(key));
 			}
 		}
 	}
+	assert_true(m > 0);
 }
 
 /* stdout of "perfprobe ARGS..." */
@@ -205,8 +314,9 @@ static void test_list_verbose(void **state)
 		for (k = pp_benches[b]->keys; k->pattern; k++) {
 			char want[256];
 
-			snprintf(want, sizeof(want), " %-32s %-8s %-6s %s\n", k->pattern, k->unit,
-				 pp_dir_name(k->dir), k->desc);
+			snprintf(want, sizeof(want), " %-32s %-8s %-6s %s%s%s%s\n", k->pattern,
+				 k->unit, pp_dir_name(k->dir), k->desc, k->kind ? " (" : "",
+				 k->kind ? pp_kind_name(k->kind) : "", k->kind ? ")" : "");
 			if (!strstr(text, want))
 				print_message("# not in list -v: %s", want);
 			assert_non_null(strstr(text, want));
@@ -244,6 +354,8 @@ static void test_list_json(void **state)
 			assert_string_equal(json_string_value(json_object_get(d, "unit")), k->unit);
 			assert_string_equal(json_string_value(json_object_get(d, "direction")),
 					    pp_dir_name(k->dir));
+			assert_string_equal(json_string_value(json_object_get(d, "kind")),
+					    pp_kind_name(k->kind));
 		}
 		assert_int_equal(json_array_size(keys), i);
 	}
@@ -267,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_memrd_bytes),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_declarations),
+		cmocka_unit_test(test_show_entries),
 		cmocka_unit_test(test_summary_columns),
 		cmocka_unit_test(test_list_verbose),
 		cmocka_unit_test(test_list_json),

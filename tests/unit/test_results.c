@@ -94,7 +94,9 @@ static void make_run(struct pp_run *run)
 	strcpy(r->k.top[1].name, "write");
 	r->k.top[1].count_per_op = 2;
 	r->k.top[1].ns_per_op = 300;
-	assert_non_null(pp_run_add(run, "bw_pipe", "MB/s", PP_HIGHER_IS_BETTER, b, 3));
+	r = pp_run_add(run, "bw_pipe", "MB/s", PP_HIGHER_IS_BETTER, b, 3);
+	assert_non_null(r);
+	r->kind = PP_KIND_DERIVED;	/* not what bw_pipe is: a kind to be kept */
 	pp_run_skip(run, "lat_select-tcp", "no loopback");
 	pp_run_fail(run, "lat_proc", "fork: EAGAIN");
 }
@@ -120,6 +122,24 @@ static void test_kside_scale(void **state)
 	assert_true(k.faults_per_op == 1);
 }
 
+/* How often s is in the file at p. */
+static unsigned int occurrences(const char *p, const char *s)
+{
+	static char text[1 << 20];
+	FILE *f = fopen(p, "r");
+	unsigned int n = 0;
+	const char *t;
+	size_t len;
+
+	assert_non_null(f);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	for (t = strstr(text, s); t; t = strstr(t + 1, s))
+		n++;
+	return n;
+}
+
 static void test_round_trip(void **state)
 {
 	struct pp_run run, back;
@@ -131,6 +151,9 @@ static void test_round_trip(void **state)
 	path(p, "run.json");
 	assert_int_equal(pp_run_save(&run, p), 0);
 	assert_int_equal(pp_run_load(&back, p, err, sizeof(err)), 0);
+	/* a kind is written only when it is not measured: once, bw_pipe's */
+	assert_int_equal(occurrences(p, "\"kind\""), 1);
+	assert_int_equal(occurrences(p, "\"kind\": \"derived\""), 1);
 	assert_string_equal(back.meta.hostname, "host1");
 	assert_string_equal(back.meta.release, "6.1.0-test");
 	assert_true(back.meta.mhz.trusted && back.meta.mhz.mhz == 2000);
@@ -169,9 +192,11 @@ static void test_round_trip(void **state)
 	assert_int_equal(r->k.ntop, 2);
 	assert_string_equal(r->k.top[1].name, "write");
 	assert_true(r->k.top[0].count_per_op == 2 && r->k.top[0].ns_per_op == 900);
+	assert_int_equal(r->kind, PP_KIND_MEASURED);
 	r = pp_run_find(&back, "bw_pipe");
 	assert_non_null(r);
 	assert_int_equal(r->dir, PP_HIGHER_IS_BETTER);
+	assert_int_equal(r->kind, PP_KIND_DERIVED);
 	assert_int_equal(back.nskips, 1);
 	assert_string_equal(back.skips[0].reason, "no loopback");
 	assert_int_equal(back.nfails, 1);
@@ -499,6 +524,11 @@ static void test_bad_files(void **state)
 		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
 		   "\"samples\": []}]}",
 		   "no samples");
+	expect_bad("kind.json",
+		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
+		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
+		   "\"kind\": \"guessed\", \"samples\": [1]}]}",
+		   "field kind");
 	expect_bad("direction.json",
 		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
 		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"up\", "

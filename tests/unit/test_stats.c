@@ -330,8 +330,10 @@ static void test_sample_loop_overhead(void **state)
 }
 
 static const struct pp_key_decl test_keys[] = {
-	{ "t-lat", "us", PP_LOWER_IS_BETTER, "a latency" },
-	{ "t-bw-%ukb", "MB/s", PP_HIGHER_IS_BETTER, "a bandwidth" },
+	{ .pattern = "t-lat", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a latency" },
+	{ .pattern = "t-bw-%ukb", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "a bandwidth" },
 	PP_KEYS_END
 };
 

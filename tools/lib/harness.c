@@ -356,6 +356,7 @@ static struct pp_result *result_record(struct pp_ctx *ctx, const char *key,
 		return NULL;
 	}
 	pp_kside_clear(&r->k);
+	r->kind = d->kind;
 	r->iterations = iters;
 	r->noisy = r->st.cv_pct > ctx->opts.noise_pct;
 	/*

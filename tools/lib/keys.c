@@ -5,6 +5,8 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "keys.h"
@@ -76,6 +78,41 @@ bool pp_key_pattern_valid(const char *pattern)
 	}
 	*o = '\0';
 	return pp_key_valid(key);
+}
+
+bool pp_show_end(const struct pp_key_show *s)
+{
+	return !s->table && !s->lm_line && !s->lm_block && !s->chart && !s->matrix;
+}
+
+double pp_key_size(const char *text, enum pp_size_name how)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (end == text || v < 0 || !isdigit((unsigned char)*text))
+		return -1;
+	if (*end == 'k' && how == PP_SIZE_LMBENCH_MB)
+		return end[1] ? -1 : pp_memrd_bytes(v / 1000);
+	if (*end == 'k')
+		v *= 1024, end++;
+	else if (*end == 'm')
+		v *= 1024 * 1024, end++;
+	return *end ? -1 : v;
+}
+
+void pp_key_size_name(char *buf, size_t size, double bytes, enum pp_size_name how)
+{
+	double k = bytes * 1000.0 / 1048576.0;
+
+	if (how == PP_SIZE_LMBENCH_MB && k >= 0.5)
+		snprintf(buf, size, "%.0fk", k);
+	else if (how == PP_SIZE_BYTES && bytes >= 1048576 && !fmod(bytes, 1048576))
+		snprintf(buf, size, "%.0fm", bytes / 1048576);
+	else if (how == PP_SIZE_BYTES && bytes >= 1024 && !fmod(bytes, 1024))
+		snprintf(buf, size, "%.0fk", bytes / 1024);
+	else
+		snprintf(buf, size, "%.0f", bytes);
 }
 
 const char *pp_dir_name(enum pp_dir dir)

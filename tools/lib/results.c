@@ -126,6 +126,29 @@ void pp_run_free(struct pp_run *run)
 }
 
 /* lmbench-style keys: prog[-variant...]: lower case, digits, '_', '.', '-'. */
+static const char *const kind_names[] = {
+	[PP_KIND_MEASURED] = "measured",
+	[PP_KIND_DERIVED] = "derived",
+	[PP_KIND_FACT] = "fact",
+};
+
+const char *pp_kind_name(enum pp_kind kind)
+{
+	return (unsigned int)kind < ARRAY_SIZE(kind_names) ? kind_names[kind] : "measured";
+}
+
+int pp_kind_parse(const char *name, enum pp_kind *kind)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kind_names); i++)
+		if (!strcmp(name, kind_names[i])) {
+			*kind = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 bool pp_key_valid(const char *key)
 {
 	const char *p;

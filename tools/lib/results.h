@@ -29,6 +29,23 @@ enum pp_dir {
 };
 
 /*
+ * What a result's figure is.  Only a measured figure says whether a
+ * kernel got slower; compare judges the others but never lets them gate
+ * (Documentation/compare.rst).  Files record the kind when it is not
+ * measured.
+ */
+enum pp_kind {
+	PP_KIND_MEASURED,	/* sampled by the harness (the default) */
+	PP_KIND_DERIVED,	/* computed from other figures: a cache size the curve shows */
+	PP_KIND_FACT,		/* a count or a property of the machine */
+};
+
+/* "measured", "derived", "fact": as the result files spell a kind. */
+const char *pp_kind_name(enum pp_kind kind);
+/* The kind a name spells: 0, or -EINVAL. */
+int pp_kind_parse(const char *name, enum pp_kind *kind);
+
+/*
  * The kernel's view of the same operation, filled by the perfprobe.ko or
  * BPF backends (Documentation/kernel-view.rst).  Figures are per loop
  * iteration of the result's measured operation, from traced passes run
@@ -70,6 +87,7 @@ struct pp_result {
 	char key[PP_KEY_MAX];
 	char unit[PP_UNIT_MAX];
 	enum pp_dir dir;
+	enum pp_kind kind;
 	double value;			/* the headline: median of samples */
 	double *samples;		/* every sample, in unit */
 	size_t nsamples;

@@ -208,7 +208,8 @@ static int load_rounds(struct pp_result *r, json_t *a, char *why, size_t len)
 static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 {
 	const char *key = jstr(o, "key"), *unit = jstr(o, "unit");
-	const char *dir = jstr(o, "direction");
+	const char *dir = jstr(o, "direction"), *kind = jstr(o, "kind");
+	enum pp_kind k = PP_KIND_MEASURED;
 	json_t *samples = json_object_get(o, "samples");
 	json_t *cpu = json_object_get(o, "cpu");
 	struct pp_result *r;
@@ -225,6 +226,11 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 	if (strcmp(dir, "lower") && strcmp(dir, "higher")) {
 		snprintf(why, len, "result %s: field direction: '%s' is neither lower nor higher",
 			 key, dir);
+		return -1;
+	}
+	if (kind && pp_kind_parse(kind, &k)) {
+		snprintf(why, len, "result %s: field kind: '%s' is none of measured, derived, fact",
+			 key, kind);
 		return -1;
 	}
 	if (value && !json_is_number(value)) {
@@ -271,6 +277,7 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 	}
 	if (load_rounds(r, json_object_get(o, "rounds"), why, len))
 		return -1;
+	r->kind = k;
 	r->value = jnum(o, "value", r->st.median);
 	r->noisy = json_is_true(json_object_get(o, "noisy"));
 	r->iterations = (uint64_t)jnum(o, "iterations", 0);

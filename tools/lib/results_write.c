@@ -171,6 +171,8 @@ static json_t *result_to_json(const struct pp_result *r)
 	json_object_set_new(o, "unit", json_string(r->unit));
 	json_object_set_new(o, "direction", json_string(r->dir == PP_HIGHER_IS_BETTER ?
 							 "higher" : "lower"));
+	if (r->kind != PP_KIND_MEASURED)
+		json_object_set_new(o, "kind", json_string(pp_kind_name(r->kind)));
 	for (i = 0; i < r->nsamples; i++)
 		json_array_append_new(s, json_real(r->samples[i]));
 	json_object_set_new(o, "samples", s);

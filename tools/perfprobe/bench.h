@@ -13,8 +13,13 @@ struct pp_bench {
 	const char *name;		/* lmbench's program name: lat_syscall */
 	const char *group;		/* proc, ctx, ipc, fsvm, bw, mem, ops */
 	const char *summary;		/* one line for "perfprobe list" */
-	/* every key it can emit, PP_KEYS_END-ended: see keys.h */
+	/*
+	 * every key it can emit, and how each is shown, PP_KEYS_END-ended:
+	 * see keys.h
+	 */
 	const struct pp_key_decl *keys;
+	/* summary tables of its own (id NULL ends them), or NULL */
+	const struct pp_key_table *tables;
 	/* 0 ok, or the value of pp_skip() / pp_fail(). */
 	int (*run)(struct pp_ctx *ctx);
 	bool not_default;		/* run only when named: not LMBench */
@@ -22,6 +27,9 @@ struct pp_bench {
 
 #define PP_BENCH(name) extern const struct pp_bench pp_bench_##name;
 #include "benches.h"
+#ifdef PP_PLANTED		/* a test build's own (tests/plant/) */
+#include "plant/benches.h"
+#endif
 #undef PP_BENCH
 
 extern const struct pp_bench *const pp_benches[];
@@ -35,6 +43,8 @@ extern const struct pp_group pp_groups[];
 extern const unsigned int pp_ngroups;
 
 const struct pp_bench *pp_bench_find(const char *name);
+/* The declaration of key, in any benchmark's keys, or NULL. */
+const struct pp_key_decl *pp_decl_of(const char *key);
 bool pp_group_valid(const char *name);
 
 #endif /* PP_BENCH_H */

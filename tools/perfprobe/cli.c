@@ -407,7 +407,9 @@ static void list_bench(const struct pp_bench *b)
 		pp_print_string(PP_ANY, "pattern", "                  %-32s ", k->pattern);
 		pp_print_string(PP_ANY, "unit", "%-8s ", k->unit);
 		pp_print_string(PP_ANY, "direction", "%-6s ", pp_dir_name(k->dir));
-		pp_print_string(PP_ANY, "description", "%s\n", k->desc);
+		pp_print_string(PP_ANY, "description", "%s", k->desc);
+		pp_print_string(k->kind ? PP_ANY : PP_JSON, "kind", " (%s)", pp_kind_name(k->kind));
+		pp_print_text("\n");
 		pp_print_close_object();
 	}
 	pp_print_close_array();

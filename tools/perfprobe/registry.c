@@ -6,6 +6,9 @@
 #define PP_BENCH(name) &pp_bench_##name,
 const struct pp_bench *const pp_benches[] = {
 #include "benches.h"
+#ifdef PP_PLANTED		/* a test build's own (tests/plant/) */
+#include "plant/benches.h"
+#endif
 };
 #undef PP_BENCH
 
@@ -35,6 +38,19 @@ const struct pp_bench *pp_bench_find(const char *name)
 	for (i = 0; i < pp_nbenches; i++)
 		if (!strcmp(pp_benches[i]->name, name))
 			return pp_benches[i];
+	return NULL;
+}
+
+const struct pp_key_decl *pp_decl_of(const char *key)
+{
+	const struct pp_key_decl *d;
+	unsigned int i;
+
+	for (i = 0; i < pp_nbenches; i++) {
+		d = pp_key_decl_find(pp_benches[i]->keys, key);
+		if (d)
+			return d;
+	}
 	return NULL;
 }
 

@@ -152,9 +152,13 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "bw_file_rd-io-%umb", "MB/s", PP_HIGHER_IS_BETTER, "read() of a cached N MB file" },
-	{ "bw_file_rd-o2c-%umb", "MB/s", PP_HIGHER_IS_BETTER,
-	  "open, read() and close of a cached N MB file" },
+	{ .pattern = "bw_file_rd-io-%umb", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "read() of a cached N MB file",
+	  .show = PP_SHOW({ .key = "bw_file_rd-io-*", PP_COL("bw", 4, " File ", "reread", 6, 0), .lm_col = 4 },
+		  { .lm_block = "\"read bandwidth" }, { .key = "bw_file_rd-io-*", .chart = "bw-ipc" }) },
+	{ .pattern = "bw_file_rd-o2c-%umb", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "open, read() and close of a cached N MB file",
+	  .show = PP_SHOW({ .lm_block = "\"read open2close bandwidth" }) },
 	PP_KEYS_END
 };
 

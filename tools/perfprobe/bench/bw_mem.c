@@ -290,8 +290,26 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "bw_mem-%s-%umb", "MB/s", PP_HIGHER_IS_BETTER,
-	  "memory op (rd wr rdwr cp frd fwr fcp bzero bcopy) on N MB" },
+	{ .pattern = "bw_mem-%s-%umb", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "memory op (rd wr rdwr cp frd fwr fcp bzero bcopy) on N MB",
+	  .show = PP_SHOW({ .key = "bw_mem-bcopy-*", PP_COL("bw", 6, " Bcopy", "(libc)", 6, 0), .lm_col = 6 },
+		  { .key = "bw_mem-fcp-*", PP_COL("bw", 7, " Bcopy", "(hand)", 6, 0), .lm_col = 7 },
+		  { .key = "bw_mem-frd-*", PP_COL("bw", 8, " Mem", "read", 4, 0), .lm_col = 8 },
+		  { .key = "bw_mem-fwr-*", PP_COL("bw", 9, "  Mem", "write", 5, 0), .lm_col = 9 },
+		  { .key = "bw_mem-bcopy-%umb", .lm_block = "\"libc bcopy unaligned" },
+		  { .key = "bw_mem-fcp-%umb", .lm_block = "\"unrolled bcopy unaligned" },
+		  { .key = "bw_mem-cp-%umb", .lm_block = "\"unrolled partial bcopy unaligned" },
+		  { .key = "bw_mem-bzero-%umb", .lm_block = "Memory bzero bandwidth" },
+		  { .key = "bw_mem-frd-%umb", .lm_block = "Memory read bandwidth" },
+		  { .key = "bw_mem-rd-%umb", .lm_block = "Memory partial read bandwidth" },
+		  { .key = "bw_mem-fwr-%umb", .lm_block = "Memory write bandwidth" },
+		  { .key = "bw_mem-wr-%umb", .lm_block = "Memory partial write bandwidth" },
+		  { .key = "bw_mem-rdwr-%umb", .lm_block = "Memory partial read/write bandwidth" },
+		  { .key = "bw_mem-rd-*", .chart = "bw-mem" }, { .key = "bw_mem-wr-*", .chart = "bw-mem" },
+		  { .key = "bw_mem-rdwr-*", .chart = "bw-mem" }, { .key = "bw_mem-cp-*", .chart = "bw-mem" },
+		  { .key = "bw_mem-fcp-*", .chart = "bw-mem" }, { .key = "bw_mem-frd-*", .chart = "bw-mem" },
+		  { .key = "bw_mem-fwr-*", .chart = "bw-mem" }, { .key = "bw_mem-bcopy-*", .chart = "bw-mem" },
+		  { .key = "bw_mem-bzero-*", .chart = "bw-mem" }) },
 	PP_KEYS_END
 };
 

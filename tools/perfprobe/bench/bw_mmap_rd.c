@@ -121,9 +121,13 @@ static int bw_mmap_rd_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "bw_mmap_rd-mo-%umb", "MB/s", PP_HIGHER_IS_BETTER, "read of a mapped cached N MB file" },
-	{ "bw_mmap_rd-o2c-%umb", "MB/s", PP_HIGHER_IS_BETTER,
-	  "open, mmap, read, munmap and close of it" },
+	{ .pattern = "bw_mmap_rd-mo-%umb", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "read of a mapped cached N MB file",
+	  .show = PP_SHOW({ .key = "bw_mmap_rd-mo-*", PP_COL("bw", 5, " Mmap ", "reread", 6, 0), .lm_col = 5 },
+		  { .lm_block = "\"Mmap read bandwidth" }, { .key = "bw_mmap_rd-mo-*", .chart = "bw-ipc" }) },
+	{ .pattern = "bw_mmap_rd-o2c-%umb", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "open, mmap, read, munmap and close of it",
+	  .show = PP_SHOW({ .lm_block = "\"Mmap read open2close bandwidth" }) },
 	PP_KEYS_END
 };
 

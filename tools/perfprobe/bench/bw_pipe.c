@@ -45,7 +45,10 @@ static int bw_pipe_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "bw_pipe", "MB/s", PP_HIGHER_IS_BETTER, "data moved through a pipe" },
+	{ .pattern = "bw_pipe", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "data moved through a pipe",
+	  .show = PP_SHOW({ PP_COL("bw", 1, "Pipe", "    ", 4, 0), .lm_col = 1 },
+		  { .lm_line = "Pipe bandwidth:" }, { .chart = "bw-ipc" }) },
 	PP_KEYS_END
 };
 

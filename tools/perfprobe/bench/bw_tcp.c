@@ -231,10 +231,15 @@ static int bw_tcp_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "bw_tcp", "MB/s", PP_HIGHER_IS_BETTER, "TCP on the loopback, 10 MB messages" },
-	{ "bw_tcp-%ukb", "MB/s", PP_HIGHER_IS_BETTER, "TCP on the loopback, N KB messages" },
-	{ "bw_tcp-%ub", "MB/s", PP_HIGHER_IS_BETTER,
-	  "TCP on the loopback, N byte messages (--full)" },
+	{ .pattern = "bw_tcp", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "TCP on the loopback, 10 MB messages",
+	  .show = PP_SHOW({ PP_COL("bw", 3, " TCP", "    ", 4, 0), .lm_col = 3 }, { .chart = "bw-ipc" }) },
+	{ .pattern = "bw_tcp-%ukb", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "TCP on the loopback, N KB messages",
+	  .show = PP_SHOW({ .lm_block = "Socket bandwidth using localhost" }) },
+	{ .pattern = "bw_tcp-%ub", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "TCP on the loopback, N byte messages (--full)",
+	  .show = PP_SHOW({ .lm_block = "Socket bandwidth using localhost" }) },
 	PP_KEYS_END
 };
 

@@ -43,7 +43,10 @@ static int bw_unix_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "bw_unix", "MB/s", PP_HIGHER_IS_BETTER, "data moved through an AF_UNIX socket pair" },
+	{ .pattern = "bw_unix", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "data moved through an AF_UNIX socket pair",
+	  .show = PP_SHOW({ PP_COL("bw", 2, "AF  ", "UNIX", 4, 0), .lm_col = 2 },
+		  { .lm_line = "AF_UNIX sock stream bandwidth:" }, { .chart = "bw-ipc" }) },
 	PP_KEYS_END
 };
 

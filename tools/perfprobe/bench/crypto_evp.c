@@ -284,11 +284,18 @@ static int crypto_evp_run(struct pp_ctx *ctx)
 	return ret;
 }
 
+static const struct pp_key_matrix matrix = {
+	.title = "OpenSSL EVP (openssl speed -evp) in 1000s of bytes per second - bigger is better",
+	.rows = pp_crypto_rows, .cols = pp_crypto_cols, .col_head = "%s bytes", .prec = 2,
+	.extra = "cpu_load", .extra_head = "CPU load %",
+};
+
 static const struct pp_key_decl keys[] = {
-	{ "crypto-evp-*-%u", "KB/s", PP_HIGHER_IS_BETTER,
-	  "OpenSSL EVP: an algorithm on blocks of N bytes (1000s of bytes/s)" },
-	{ "crypto-evp-*-cpu_load", "%", PP_LOWER_IS_BETTER,
-	  "CPU time over wall time while the algorithm ran" },
+	{ .pattern = "crypto-evp-*-%u", .unit = "KB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "OpenSSL EVP: an algorithm on blocks of N bytes (1000s of bytes/s)",
+	  .show = PP_SHOW({ .matrix = &matrix }) },
+	{ .pattern = "crypto-evp-*-cpu_load", .unit = "%", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "CPU time over wall time while the algorithm ran" },
 	PP_KEYS_END
 };
 

@@ -264,11 +264,18 @@ static int crypto_kcapi_run(struct pp_ctx *ctx)
 	return ret;
 }
 
+static const struct pp_key_matrix matrix = {
+	.title = "Kernel crypto API (AF_ALG) in 1000s of bytes per second - bigger is better",
+	.rows = pp_crypto_rows, .cols = pp_crypto_cols, .col_head = "%s bytes", .prec = 2,
+	.extra = "cpu_load", .extra_head = "CPU load %", .info = "driver", .info_head = "driver",
+};
+
 static const struct pp_key_decl keys[] = {
-	{ "crypto-kcapi-*-%u", "KB/s", PP_HIGHER_IS_BETTER,
-	  "kernel crypto API (AF_ALG): an algorithm on N-byte blocks" },
-	{ "crypto-kcapi-*-cpu_load", "%", PP_LOWER_IS_BETTER,
-	  "CPU time over wall time while the algorithm ran" },
+	{ .pattern = "crypto-kcapi-*-%u", .unit = "KB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "kernel crypto API (AF_ALG): an algorithm on N-byte blocks",
+	  .show = PP_SHOW({ .matrix = &matrix }) },
+	{ .pattern = "crypto-kcapi-*-cpu_load", .unit = "%", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "CPU time over wall time while the algorithm ran" },
 	PP_KEYS_END
 };
 

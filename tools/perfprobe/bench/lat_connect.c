@@ -119,7 +119,10 @@ static int lat_connect_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_connect", "us", PP_LOWER_IS_BETTER, "TCP connect() and close() on the loopback" },
+	{ .pattern = "lat_connect", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "TCP connect() and close() on the loopback",
+	  .show = PP_SHOW({ PP_COL("ipc", 8, "TCP ", "conn", 4, 1), .lm_col = 8 },
+		  { .lm_line = "TCP/IP connection cost to localhost:" }) },
 	PP_KEYS_END
 };
 

@@ -394,8 +394,17 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_ctx-%u-%uk", "us", PP_LOWER_IS_BETTER,
-	  "one switch among N processes with S KB each: lat_ctx-N-Sk" },
+	{ .pattern = "lat_ctx-%u-%uk", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "one switch among N processes with S KB each: lat_ctx-N-Sk",
+	  .show = PP_SHOW({ .key = "lat_ctx-2-0k", PP_COL("ctx", 1, "2p/0K", "ctxsw", 5, 2), .lm_col = 1 },
+		  { .key = "lat_ctx-2-16k", PP_COL("ctx", 2, "2p/16K", "ctxsw ", 6, 2), .lm_col = 2 },
+		  { .key = "lat_ctx-2-64k", PP_COL("ctx", 3, "2p/64K", "ctxsw ", 6, 2), .lm_col = 3 },
+		  { .key = "lat_ctx-8-16k", PP_COL("ctx", 4, "8p/16K", "ctxsw ", 6, 2), .lm_col = 4 },
+		  { .key = "lat_ctx-8-64k", PP_COL("ctx", 5, "8p/64K", "ctxsw ", 6, 2), .lm_col = 5 },
+		  { .key = "lat_ctx-16-16k", PP_COL("ctx", 6, "16p/16K", "ctxsw  ", 7, 2), .lm_col = 6 },
+		  { .key = "lat_ctx-16-64k", PP_COL("ctx", 7, "16p/64K", "ctxsw  ", 7, 2), .lm_col = 7 },
+		  { .key = "lat_ctx-2-0k", PP_COL("ipc", 1, "2p/0K", "ctxsw", 5, 2), .lm_col = 1 },
+		  { .lm_block = "\"size=", .lm_rows = PP_LM_CTX }) },
 	PP_KEYS_END
 };
 

@@ -355,11 +355,20 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_fs-create-%uk", "us", PP_LOWER_IS_BETTER,
-	  "create a file of N KB: lat_fs-create-Nk" },
-	{ "lat_fs-delete-%uk", "us", PP_LOWER_IS_BETTER, "delete a file of N KB" },
-	{ "lat_fs-%uk", "files/s", PP_HIGHER_IS_BETTER,
-	  "files of N KB created and deleted per second" },
+	{ .pattern = "lat_fs-create-%uk", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "create a file of N KB: lat_fs-create-Nk",
+	  .show = PP_SHOW({ .key = "lat_fs-create-0k", PP_COL("fsvm", 1, "  0K  ", "Create", 6, 2), .lm_col = 1 },
+		  { .key = "lat_fs-create-10k", PP_COL("fsvm", 3, " 10K  ", "Create", 6, 2), .lm_col = 3 },
+		  { .lm_block = "\"File system latency", .lm_rows = PP_LM_RATE, .lm_col = 3 }) },
+	{ .pattern = "lat_fs-delete-%uk", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "delete a file of N KB",
+	  .show = PP_SHOW({ .key = "lat_fs-delete-0k", PP_COL("fsvm", 2, "  0K  ", "Delete", 6, 2), .lm_col = 2 },
+		  { .key = "lat_fs-delete-10k", PP_COL("fsvm", 4, " 10K  ", "Delete", 6, 2), .lm_col = 4 },
+		  { .lm_block = "\"File system latency", .lm_rows = PP_LM_RATE, .lm_col = 4 }) },
+	{ .pattern = "lat_fs-%uk", .unit = "files/s", .dir = PP_HIGHER_IS_BETTER,
+	  .kind = PP_KIND_DERIVED,
+	  .desc = "files of N KB created per second: lmbench's figure, 1 / create",
+	  .show = PP_SHOW({ .lm_block = "\"File system latency", .lm_rows = PP_LM_RATE, .lm_col = 3 }) },
 	PP_KEYS_END
 };
 

@@ -78,8 +78,10 @@ static int lat_mmap_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_mmap-%um", "us", PP_LOWER_IS_BETTER,
-	  "mmap() and munmap() of N MB of a file: lat_mmap-Nm" },
+	{ .pattern = "lat_mmap-%um", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "mmap() and munmap() of N MB of a file: lat_mmap-Nm",
+	  .show = PP_SHOW({ .key = "lat_mmap-*", PP_COL("fsvm", 5, "  Mmap ", "Latency", 7, 1), .lm_col = 5 },
+		  { .lm_block = "\"mappings" }) },
 	PP_KEYS_END
 };
 

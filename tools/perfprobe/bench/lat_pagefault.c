@@ -191,7 +191,10 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_pagefault", "us", PP_LOWER_IS_BETTER, "a page fault on a file mapping, per page" },
+	{ .pattern = "lat_pagefault", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a page fault on a file mapping, per page",
+	  .show = PP_SHOW({ PP_COL("fsvm", 7, " Page", "Fault", 5, 2), .lm_col = 7 },
+		  { .lm_line = "Pagefaults on " }) },
 	PP_KEYS_END
 };
 

@@ -92,7 +92,10 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_pipe", "us", PP_LOWER_IS_BETTER, "round trip of a token over two pipes" },
+	{ .pattern = "lat_pipe", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "round trip of a token over two pipes",
+	  .show = PP_SHOW({ PP_COL("ipc", 2, " Pipe", "     ", 5, 2), .lm_col = 2 },
+		  { .lm_line = "Pipe latency:" }) },
 	PP_KEYS_END
 };
 

@@ -152,9 +152,18 @@ static int lat_proc_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_proc-fork", "us", PP_LOWER_IS_BETTER, "fork() and the child's exit, waited for" },
-	{ "lat_proc-exec", "us", PP_LOWER_IS_BETTER, "fork() and execve() of a tiny program" },
-	{ "lat_proc-shell", "us", PP_LOWER_IS_BETTER, "/bin/sh -c running a tiny program" },
+	{ .pattern = "lat_proc-fork", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "fork() and the child's exit, waited for",
+	  .show = PP_SHOW({ PP_COL("proc", 9, "fork", "proc", 4, 2), .lm_col = 9 },
+		  { .lm_line = "Process fork+exit:" }) },
+	{ .pattern = "lat_proc-exec", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "fork() and execve() of a tiny program",
+	  .show = PP_SHOW({ PP_COL("proc", 10, "exec", "proc", 4, 2), .lm_col = 10 },
+		  { .lm_line = "Process fork+execve:" }) },
+	{ .pattern = "lat_proc-shell", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "/bin/sh -c running a tiny program",
+	  .show = PP_SHOW({ PP_COL("proc", 11, "sh  ", "proc", 4, 2), .lm_col = 11 },
+		  { .lm_line = "Process fork+/bin/sh -c:" }) },
 	PP_KEYS_END
 };
 

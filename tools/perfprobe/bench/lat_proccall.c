@@ -48,8 +48,8 @@ static int lat_proccall_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_proc-proccall", "us", PP_LOWER_IS_BETTER,
-	  "a call of a function that is not inlined" },
+	{ .pattern = "lat_proc-proccall", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a call of a function that is not inlined" },
 	PP_KEYS_END
 };
 

@@ -185,8 +185,14 @@ static int lat_rpc_run(struct pp_ctx *ctx)
 #endif /* PP_NO_TIRPC */
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_rpc-udp", "us", PP_LOWER_IS_BETTER, "a null RPC round trip over UDP" },
-	{ "lat_rpc-tcp", "us", PP_LOWER_IS_BETTER, "a null RPC round trip over TCP" },
+	{ .pattern = "lat_rpc-udp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a null RPC round trip over UDP",
+	  .show = PP_SHOW({ PP_COL("ipc", 5, "RPC/ ", " UDP ", 5, 2), .lm_col = 5 },
+		  { .lm_line = "RPC/udp latency using localhost:" }) },
+	{ .pattern = "lat_rpc-tcp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a null RPC round trip over TCP",
+	  .show = PP_SHOW({ PP_COL("ipc", 7, "RPC/ ", " TCP ", 5, 2), .lm_col = 7 },
+		  { .lm_line = "RPC/tcp latency using localhost:" }) },
 	PP_KEYS_END
 };
 

@@ -157,8 +157,13 @@ static int lat_select_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_select-tcp", "us", PP_LOWER_IS_BETTER, "select() on 100 TCP sockets" },
-	{ "lat_select-file", "us", PP_LOWER_IS_BETTER, "select() on 100 regular files" },
+	{ .pattern = "lat_select-tcp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "select() on 100 TCP sockets",
+	  .show = PP_SHOW({ PP_COL("proc", 6, "slct", "TCP ", 4, 1), .lm_col = 6 },
+		  { .lm_line = "Select on 100 tcp fd's:" }) },
+	{ .pattern = "lat_select-file", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "select() on 100 regular files",
+	  .show = PP_SHOW({ .table = "fsvm", .lm_col = 8 }, { .lm_line = "Select on 100 fd's:" }) },
 	PP_KEYS_END
 };
 

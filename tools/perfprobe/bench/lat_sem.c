@@ -175,8 +175,8 @@ out_rmid:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_sem", "us", PP_LOWER_IS_BETTER,
-	  "a System V semaphore hand-off between two processes (half a round trip)" },
+	{ .pattern = "lat_sem", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a System V semaphore hand-off between two processes (half a round trip)" },
 	PP_KEYS_END
 };
 

@@ -200,11 +200,18 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_sig-install", "us", PP_LOWER_IS_BETTER, "sigaction() of a handler" },
-	{ "lat_sig-catch", "us", PP_LOWER_IS_BETTER,
-	  "a signal sent to self and caught, less the send" },
-	{ "lat_sig-prot", "us", PP_LOWER_IS_BETTER,
-	  "a protection fault caught as SIGSEGV, less a catch" },
+	{ .pattern = "lat_sig-install", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "sigaction() of a handler",
+	  .show = PP_SHOW({ PP_COL("proc", 7, "sig ", "inst", 4, 1), .lm_col = 7 },
+		  { .lm_line = "Signal handler installation:" }) },
+	{ .pattern = "lat_sig-catch", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a signal sent to self and caught, less the send",
+	  .show = PP_SHOW({ PP_COL("proc", 8, "sig ", "hndl", 4, 1), .lm_col = 8 },
+		  { .lm_line = "Signal handler overhead:" }) },
+	{ .pattern = "lat_sig-prot", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "a protection fault caught as SIGSEGV, less a catch",
+	  .show = PP_SHOW({ PP_COL("fsvm", 6, " Prot", "Fault", 5, 2), .lm_col = 6 },
+		  { .lm_line = "Protection fault:" }) },
 	PP_KEYS_END
 };
 

@@ -97,7 +97,10 @@ restore:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_tcp", "us", PP_LOWER_IS_BETTER, "round trip of a TCP message on the loopback" },
+	{ .pattern = "lat_tcp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "round trip of a TCP message on the loopback",
+	  .show = PP_SHOW({ PP_COL("ipc", 6, "  TCP", "     ", 5, 2), .lm_col = 6 },
+		  { .lm_line = "TCP latency using localhost:" }) },
 	PP_KEYS_END
 };
 

@@ -103,7 +103,10 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_udp", "us", PP_LOWER_IS_BETTER, "round trip of a UDP datagram on the loopback" },
+	{ .pattern = "lat_udp", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "round trip of a UDP datagram on the loopback",
+	  .show = PP_SHOW({ PP_COL("ipc", 4, "  UDP", "     ", 5, 2), .lm_col = 4 },
+		  { .lm_line = "UDP latency using localhost:" }) },
 	PP_KEYS_END
 };
 

@@ -81,8 +81,10 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "lat_unix", "us", PP_LOWER_IS_BETTER,
-	  "round trip of a token over an AF_UNIX socket pair" },
+	{ .pattern = "lat_unix", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "round trip of a token over an AF_UNIX socket pair",
+	  .show = PP_SHOW({ PP_COL("ipc", 3, "AF  ", "UNIX", 4, 2), .lm_col = 3 },
+		  { .lm_line = "AF_UNIX sock stream latency:" }) },
 	PP_KEYS_END
 };
 

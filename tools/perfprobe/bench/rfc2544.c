@@ -373,11 +373,27 @@ static int rfc2544_run(struct pp_ctx *ctx)
 	return ret < 0 ? -1 : any;
 }
 
+static const struct pp_key_table tables[] = {
+	{ "rfc2544", "RFC 2544 UDP throughput in Mbit/s by frame size (bytes) - bigger is better",
+	  0 },
+	{ NULL, NULL, 0 }
+};
+
 static const struct pp_key_decl keys[] = {
-	{ "rfc2544-%s-%u", "Mbit/s", PP_HIGHER_IS_BETTER,
-	  "UDP throughput at no drop (ndr) or partial drop (pdr), frame size" },
-	{ "rfc2544-%s-%u-fps", "frames/s", PP_HIGHER_IS_BETTER,
-	  "the same rate in frames per second" },
+	{ .pattern = "rfc2544-%s-%u", .unit = "Mbit/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "UDP throughput at no drop (ndr) or partial drop (pdr), frame size",
+	  .show = PP_SHOW({ .key = "rfc2544-ndr-64", PP_COL("rfc2544", 1, "NDR   ", "  64  ", 6, 1) },
+		  { .key = "rfc2544-ndr-128", PP_COL("rfc2544", 2, "NDR   ", " 128  ", 6, 1) },
+		  { .key = "rfc2544-ndr-256", PP_COL("rfc2544", 3, "NDR   ", " 256  ", 6, 1) },
+		  { .key = "rfc2544-ndr-1024", PP_COL("rfc2544", 4, "NDR   ", " 1024 ", 6, 1) },
+		  { .key = "rfc2544-ndr-1518", PP_COL("rfc2544", 5, "NDR   ", " 1518 ", 6, 1) },
+		  { .key = "rfc2544-pdr-64", PP_COL("rfc2544", 6, "PDR   ", "  64  ", 6, 1) },
+		  { .key = "rfc2544-pdr-128", PP_COL("rfc2544", 7, "PDR   ", " 128  ", 6, 1) },
+		  { .key = "rfc2544-pdr-256", PP_COL("rfc2544", 8, "PDR   ", " 256  ", 6, 1) },
+		  { .key = "rfc2544-pdr-1024", PP_COL("rfc2544", 9, "PDR   ", " 1024 ", 6, 1) },
+		  { .key = "rfc2544-pdr-1518", PP_COL("rfc2544", 10, "PDR   ", " 1518 ", 6, 1) }) },
+	{ .pattern = "rfc2544-%s-%u-fps", .unit = "frames/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "the same rate in frames per second" },
 	PP_KEYS_END
 };
 
@@ -386,6 +402,7 @@ const struct pp_bench pp_bench_rfc2544 = {
 	.group = "net",
 	.summary = "RFC 2544 UDP throughput, 0% (NDR) and 0.5% (PDR) loss, 64..1518-byte frames",
 	.keys = keys,
+	.tables = tables,
 	.run = rfc2544_run,
 	.not_default = true,
 };

@@ -530,13 +530,14 @@ static int storage_run(struct pp_ctx *ctx)
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "storage-dev-cached", "MB/s", PP_HIGHER_IS_BETTER,
-	  "cached reads of PERFPROBE_STORAGE_DEV, as hdparm -T" },
-	{ "storage-dev-direct", "MB/s", PP_HIGHER_IS_BETTER,
-	  "O_DIRECT reads of PERFPROBE_STORAGE_DEV, as hdparm -t --direct" },
-	{ "storage-%s-%s", "MB/s", PP_HIGHER_IS_BETTER,
-	  "sequential file write (with fsync) or read, buffer size" },
-	{ "storage-%s-%s-cpu", "%", PP_LOWER_IS_BETTER, "CPU load of that write or read" },
+	{ .pattern = "storage-dev-cached", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "cached reads of PERFPROBE_STORAGE_DEV, as hdparm -T" },
+	{ .pattern = "storage-dev-direct", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "O_DIRECT reads of PERFPROBE_STORAGE_DEV, as hdparm -t --direct" },
+	{ .pattern = "storage-%s-%s", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "sequential file write (with fsync) or read, buffer size" },
+	{ .pattern = "storage-%s-%s-cpu", .unit = "%", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "CPU load of that write or read" },
 	PP_KEYS_END
 };
 

@@ -676,13 +676,19 @@ out:
 }
 
 static const struct pp_key_decl keys[] = {
-	{ "stream-%s", "MB/s", PP_HIGHER_IS_BETTER,
-	  "STREAM kernel (copy scale add triad), one thread: median" },
-	{ "stream-%s-best", "MB/s", PP_HIGHER_IS_BETTER,
-	  "the same, best pass (STREAM's Best Rate)" },
-	{ "stream-%s-mt", "MB/s", PP_HIGHER_IS_BETTER,
-	  "the kernel with one thread per CPU: median" },
-	{ "stream-%s-mt-best", "MB/s", PP_HIGHER_IS_BETTER, "the same, best pass" },
+	{ .pattern = "stream-%s", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "STREAM kernel (copy scale add triad), one thread: median",
+	  .show = PP_SHOW({ .key = "stream-copy", .chart = "stream" }, { .key = "stream-scale", .chart = "stream" },
+		  { .key = "stream-add", .chart = "stream" }, { .key = "stream-triad", .chart = "stream" }) },
+	{ .pattern = "stream-%s-best", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .kind = PP_KIND_DERIVED, .desc = "the same, best pass (STREAM's Best Rate)" },
+	{ .pattern = "stream-%s-mt", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "the kernel with one thread per CPU: median",
+	  .show = PP_SHOW({ .key = "stream-copy-mt", .chart = "stream" },
+		  { .key = "stream-scale-mt", .chart = "stream" },
+		  { .key = "stream-add-mt", .chart = "stream" }, { .key = "stream-triad-mt", .chart = "stream" }) },
+	{ .pattern = "stream-%s-mt-best", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .kind = PP_KIND_DERIVED, .desc = "the same, best pass" },
 	PP_KEYS_END
 };
 

@@ -90,6 +90,16 @@ const unsigned int pp_crypto_nalgs = ARRAY_SIZE(pp_crypto_algs);
 const unsigned int pp_crypto_sizes[] = { 16, 64, 256, 1024, 8192, 16384 };
 const unsigned int pp_crypto_nsizes = ARRAY_SIZE(pp_crypto_sizes);
 
+/* test_crypto.c checks them against the two above */
+const char *const pp_crypto_rows[] = {
+	"aes-128-cbc", "aes-192-cbc", "aes-256-cbc", "des-cbc", "des3", "md5",
+	"sha1", "sha224", "sha256", "sha384", "sha512", NULL
+};
+
+const char *const pp_crypto_cols[] = {
+	"16", "64", "256", "1024", "8192", "16384", NULL
+};
+
 static int nibble(char c)
 {
 	if (c >= '0' && c <= '9')

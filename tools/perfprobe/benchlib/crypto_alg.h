@@ -45,6 +45,9 @@ extern const struct pp_crypto_alg pp_crypto_algs[];
 extern const unsigned int pp_crypto_nalgs;
 extern const unsigned int pp_crypto_sizes[];	/* openssl speed's lengths */
 extern const unsigned int pp_crypto_nsizes;
+/* The same names and sizes as text: the summary's matrix rows and columns. */
+extern const char *const pp_crypto_rows[];
+extern const char *const pp_crypto_cols[];
 
 /* Decode hex into out; returns the byte count, or -1 (bad hex, too long). */
 int pp_crypto_unhex(const char *hex, uint8_t *out, size_t size);

@@ -405,9 +405,10 @@ static int run_cell(struct copy_state *st, struct copy_cell *cell,
 
 /* The keys copy reports, as a benchmark declares them (keys.h). */
 static const struct pp_key_decl copy_keys[] = {
-	{ "kcopy-%s-%s-a%u", "MB/s", PP_HIGHER_IS_BETTER,
-	  "copy_from_user (in), copy_to_user (out), clear_user by size and alignment" },
-	{ "memcpy-%s-a%u", "MB/s", PP_HIGHER_IS_BETTER, "user-space memcpy() beside them" },
+	{ .pattern = "kcopy-%s-%s-a%u", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "copy_from_user (in), copy_to_user (out), clear_user by size and alignment" },
+	{ .pattern = "memcpy-%s-a%u", .unit = "MB/s", .dir = PP_HIGHER_IS_BETTER,
+	  .desc = "user-space memcpy() beside them" },
 	PP_KEYS_END
 };
 

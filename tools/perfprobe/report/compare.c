@@ -541,6 +541,8 @@ static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
 		if (strcmp(e[i].r->unit, p->unit) || e[i].r->dir != p->dir)
 			p->conflict = true;
 		flag_unreliable(p, &e[i]);
+		if (e[i].r->kind != PP_KIND_MEASURED)
+			p->kind = e[i].r->kind;
 		if (e[i].new) {
 			p->nnew += e[i].r->nsamples;
 			p->new_runs++;
@@ -665,6 +667,11 @@ int pp_cmp_pool(const struct pp_run *base, size_t nbase,
 	if (!err)
 		*nout = ng;
 	return err;
+}
+
+bool pp_cmp_gates(const struct pp_cmp_pool *p)
+{
+	return p->kind == PP_KIND_MEASURED;
 }
 
 void pp_cmp_pool_free(struct pp_cmp_pool *pool, size_t n)

@@ -105,7 +105,8 @@ int pp_cmp_order(const struct pp_cmp_stat *a, enum pp_dir adir,
  * One key's samples pooled over the runs of each side, in the order keys
  * first appear (base runs first).  A key missing from a side has no
  * samples there.  conflict: the runs disagree on the key's unit or
- * direction, and its samples cannot be compared.  k is, per side, the
+ * direction, and its samples cannot be compared.  kind: measured, or
+ * what any run records it as when not.  k is, per side, the
  * median over the runs that have a kernel view of each of its fields
  * (source "" and NaN fields when none has).
  */
@@ -113,6 +114,7 @@ struct pp_cmp_pool {
 	char key[PP_KEY_MAX];
 	char unit[PP_UNIT_MAX];
 	enum pp_dir dir;
+	enum pp_kind kind;
 	bool conflict;
 	double *base, *new;
 	size_t nbase, nnew;
@@ -152,6 +154,13 @@ int pp_cmp_pool(const struct pp_run *base, size_t nbase,
 		struct pp_cmp_pool **out, size_t *nout);
 /* Frees the samples and the array. */
 void pp_cmp_pool_free(struct pp_cmp_pool *pool, size_t n);
+
+/*
+ * May the key's verdict gate (set compare's exit code, fail a CI test)?
+ * Only a measured figure's: a derived figure or a fact is judged and
+ * shown apart, never gating.
+ */
+bool pp_cmp_gates(const struct pp_cmp_pool *p);
 
 /*
  * A fact that differs between the sides, or within one side, named as

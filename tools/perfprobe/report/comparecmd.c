@@ -84,6 +84,7 @@ struct row {
 	struct pp_cmp_stat st;
 	bool ok;		/* st is valid (both sides have samples) */
 	const char *group;
+	bool gates;		/* its verdict may fail the run (pp_cmp_gates()) */
 	bool fails;		/* sets the exit: a regression that gates */
 	bool unreliable;	/* ok, but the harness flagged a side (pool->unreliable) */
 	enum problem problem;	/* !ok: why, on the side without it */
@@ -323,6 +324,9 @@ static int cmp_rows(const void *pa, const void *pb)
 	const struct row *a = pa, *b = pb;
 	unsigned int ga, gb;
 
+	/* derived figures and facts apart, after the rest */
+	if (a->gates != b->gates)
+		return a->gates ? -1 : 1;
 	if (sort_by_verdict) {
 		if (a->ok != b->ok)
 			return a->ok ? -1 : 1;
@@ -540,6 +544,9 @@ static void print_row(const struct row *r, bool changed_only_k)
 	}
 	if (r->fails)
 		pp_print_text(" (fails)");
+	pp_print_string(r->gates ? PP_JSON : PP_ANY, "kind", " (%s, not gating)",
+			pp_kind_name(p->kind));
+	pp_print_bool(PP_JSON, "gates", NULL, r->gates);
 	pp_print_bool(PP_JSON, "fails", NULL, r->fails);
 	if (r->ok && (!changed_only_k || r->st.verdict == PP_VERDICT_REGRESSION ||
 		      r->st.verdict == PP_VERDICT_IMPROVEMENT))
@@ -720,6 +727,10 @@ static void print_comparison(const struct side *base, const struct side *new,
 		      insns ? "insn chg" : "change", "[interval]", "verdict");
 	pp_print_open_array("results");
 	for (i = 0; i < nrows; i++) {
+		if (!rows[i].gates && (!i || rows[i - 1].gates)) {
+			group = NULL;
+			pp_print_text("-- not gating: derived figures and facts (their verdicts set no exit)\n");
+		}
 		if (!o->sort && (!group || strcmp(group, rows[i].group))) {
 			group = rows[i].group;
 			pp_print_text("-- %s\n", group);
@@ -782,13 +793,18 @@ static void xml_escaped(FILE *f, const char *s)
 
 static void row_summary(char *buf, size_t size, const struct row *r)
 {
+	int n;
+
 	if (r->ok)
-		snprintf(buf, size, "%s: %.6g -> %.6g %s, %+.1f%% [%+.1f..%+.1f], %s%s%s",
-			 r->pool->key, r->st.base_median, r->st.new_median, r->pool->unit,
-			 r->st.change_pct, r->st.lo_pct, r->st.hi_pct, row_verdict(r),
-			 r->unreliable ? ", unreliable: " : "", r->unreliable ? r->pool->unreliable : "");
+		n = snprintf(buf, size, "%s: %.6g -> %.6g %s, %+.1f%% [%+.1f..%+.1f], %s%s%s",
+			     r->pool->key, r->st.base_median, r->st.new_median, r->pool->unit,
+			     r->st.change_pct, r->st.lo_pct, r->st.hi_pct, row_verdict(r),
+			     r->unreliable ? ", unreliable: " : "",
+			     r->unreliable ? r->pool->unreliable : "");
 	else
-		snprintf(buf, size, "%s: %s, %s", r->pool->key, row_verdict(r), r->why);
+		n = snprintf(buf, size, "%s: %s, %s", r->pool->key, row_verdict(r), r->why);
+	if (!r->gates && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - n, " (%s, not gating)", pp_kind_name(r->pool->kind));
 }
 
 /*
@@ -804,6 +820,8 @@ static enum ci_status ci_status(const struct row *r)
 {
 	if (r->fails)
 		return CI_FAIL;
+	if (!r->gates)		/* a derived figure or a fact: shown, never failing */
+		return r->ok ? CI_PASS : CI_SKIP;
 	if (!r->ok)
 		return r->on_new && r->problem != PB_SKIPPED ? CI_ERROR : CI_SKIP;
 	return r->unreliable ? CI_SKIP : CI_PASS;
@@ -988,6 +1006,8 @@ static json_t *kcidb_test(const struct row *r, const char *build_id,
 	json_object_set_new(misc, "verdict", json_string(row_verdict(r)));
 	if (ci_status(r) == CI_ERROR || ci_status(r) == CI_SKIP)
 		json_object_set_new(misc, "reason", json_string(ci_reason(r, why, sizeof(why))));
+	json_object_set_new(misc, "kind", json_string(pp_kind_name(r->pool->kind)));
+	json_object_set_new(misc, "gating", json_boolean(r->gates));
 	json_object_set_new(misc, "direction", json_string(r->pool->dir == PP_HIGHER_IS_BETTER ?
 							   "higher" : "lower"));
 	json_object_set_new(t, "misc", misc);
@@ -1069,6 +1089,7 @@ static int build_rows(const struct side *base, const struct side *new,
 		/* the same setup on both sides: one history, counted once */
 		if (!base->nhist || !same_setup(&base->runs[0].meta, &new->runs[0].meta))
 			pp_cmp_history(p, new->hist, new->nhist);
+		r->gates = pp_cmp_gates(p);
 		/* instructions against time: no figure is compared */
 		if (k->clock == PP_CMP_CLOCK_MIXED)
 			r->problem = PB_CLOCK;
@@ -1087,7 +1108,7 @@ static int build_rows(const struct side *base, const struct side *new,
 			fd->nwarn += r->unreliable;
 			fd->nunreliable += r->unreliable;
 		}
-		if (r->ok && r->st.verdict == PP_VERDICT_REGRESSION) {
+		if (r->ok && r->gates && r->st.verdict == PP_VERDICT_REGRESSION) {
 			fd->nreg++;
 			r->fails = k->gates && named && (!r->unreliable || o->strict);
 			fd->nfail += r->fails;

@@ -77,50 +77,18 @@ static void note_twice(struct pp_import *im, unsigned int line, const char *fmt,
 	va_end(ap);
 }
 
-/* The declared unit and direction of a key perfprobe produces. */
-static const struct pp_key_decl *decl_of(const char *key)
-{
-	const struct pp_key_decl *d;
-	unsigned int i;
-
-	for (i = 0; i < pp_nbenches; i++) {
-		d = pp_key_decl_find(pp_benches[i]->keys, key);
-		if (d)
-			return d;
-	}
-	return NULL;
-}
-
 /*
- * Keys that are not perfprobe's own but name what lmbench's summary
- * gives: its null I/O (the mean of read and write), figures at the
- * largest size without the size, the random-walk memory latency.
+ * Add key = v to run, in d's unit, direction and kind; 0, or -1 (a note
+ * says why) when it cannot be.
  */
-static const struct { const char *prefix; const char *unit; enum pp_dir dir; } extra[] = {
-	{ "lat_syscall-io", "us", PP_LOWER_IS_BETTER },
-	{ "lat_mmap-largest", "us", PP_LOWER_IS_BETTER },
-	{ "lat_mem_rd-random-main", "ns", PP_LOWER_IS_BETTER },
-	{ "bw_", "MB/s", PP_HIGHER_IS_BETTER },
-};
-
-/* Add key = v to run; 0, or -1 (a note says why) when it cannot be. */
 static int put(struct pp_import *im, struct pp_run *run, unsigned int line, const char *key,
-	       double v)
+	       const struct pp_key_decl *d, double v)
 {
-	const struct pp_key_decl *d = decl_of(key);
-	const char *unit = d ? d->unit : NULL;
-	enum pp_dir dir = d ? d->dir : PP_LOWER_IS_BETTER;
 	const struct pp_result *old;
 	struct pp_result *r;
 	char src[PATH_MAX + 16];
-	unsigned int i;
 
-	for (i = 0; !unit && i < ARRAY_SIZE(extra); i++)
-		if (!strncmp(key, extra[i].prefix, strlen(extra[i].prefix))) {
-			unit = extra[i].unit;
-			dir = extra[i].dir;
-		}
-	if (!unit) {
+	if (!pp_key_valid(key)) {
 		note(im, line, "%s = %g: no perfprobe key", key, v);
 		return -1;
 	}
@@ -137,13 +105,63 @@ static int put(struct pp_import *im, struct pp_run *run, unsigned int line, cons
 			note_twice(im, line, "%s = %g: given again alike, kept once", key, v);
 		return 0;
 	}
-	r = pp_run_add(run, key, unit, dir, &v, 1);
+	r = pp_run_add(run, key, d->unit, d->dir, &v, 1);
 	if (!r)
 		return -ENOMEM;
+	r->kind = d->kind;
 	snprintf(src, sizeof(src), "%s:%u", im->file, line);
 	r->imported = pp_intern(src);
 	im->imported++;
 	return 0;
+}
+
+/*
+ * Where lmbench's files show keys is said by the key declarations
+ * (keys.h): each entry of a declaration that holds what match() asks.
+ */
+struct place {
+	const struct pp_key_decl *d;
+	const struct pp_key_show *s;
+};
+
+/* The n-th (from 0) place whose entry match() accepts; false past the last. */
+static bool place_nth(unsigned int n, bool (*match)(const struct pp_key_show *, const void *),
+		      const void *arg, struct place *out)
+{
+	const struct pp_key_decl *d;
+	const struct pp_key_show *s;
+	unsigned int b;
+
+	for (b = 0; b < pp_nbenches; b++)
+		for (d = pp_benches[b]->keys; d && d->pattern; d++)
+			for (s = d->show; s && !pp_show_end(s); s++)
+				if (match(s, arg) && !n--) {
+					*out = (struct place){ d, s };
+					return true;
+				}
+	return false;
+}
+
+/* key = template with its conversions given vals, in order; false if it is no key. */
+static bool fill(char *key, size_t size, const char *t, const char *const *vals, unsigned int n)
+{
+	size_t len = 0;
+	unsigned int i = 0;
+
+	for (; *t && len + 1 < size; t++) {
+		if ((t[0] == '%' && (t[1] == 'u' || t[1] == 's')) || t[0] == '*') {
+			if (i == n)
+				return false;
+			len += (size_t)snprintf(key + len, size - len, "%s", vals[i++]);
+			t += t[0] == '%';
+		} else {
+			key[len++] = *t;
+		}
+	}
+	if (len >= size || *t || i != n)
+		return false;
+	key[len] = '\0';
+	return pp_key_valid(key);
 }
 
 /* "868", "143.", "32.K", "1.0K", "12M": a cell's value, or NAN. */
@@ -175,75 +193,63 @@ static long mib_of(double mb)
 	return mib >= 0.99 && fabs(mib - round(mib)) < 0.01 * round(mib) ? lround(mib) : -1;
 }
 
-static void memrd_key(char *buf, size_t size, const char *mode, unsigned int stride,
-		      double bytes)
-{
-	double k = bytes * 1000.0 / MIB;
-
-	if (k < 0.5)
-		snprintf(buf, size, "lat_mem_rd-%sstride%u-sz%.0f", mode, stride, bytes);
-	else
-		snprintf(buf, size, "lat_mem_rd-%sstride%u-sz%.0fk", mode, stride, k);
-}
-
-static const struct { const char *label; const char *key; } simple[] = {
-	{ "Simple syscall:", "lat_syscall-null" },
-	{ "Null syscall:", "lat_syscall-null" },
-	{ "Simple read:", "lat_syscall-read" },
-	{ "Simple write:", "lat_syscall-write" },
-	{ "Simple stat:", "lat_syscall-stat" },
-	{ "Simple fstat:", "lat_syscall-fstat" },
-	{ "Simple open/close:", "lat_syscall-open" },
-	{ "Select on 100 fd's:", "lat_select-file" },
-	{ "Select on 100 tcp fd's:", "lat_select-tcp" },
-	{ "Signal handler installation:", "lat_sig-install" },
-	{ "Signal handler overhead:", "lat_sig-catch" },
-	{ "Protection fault:", "lat_sig-prot" },
-	{ "Pipe latency:", "lat_pipe" },
-	{ "AF_UNIX sock stream latency:", "lat_unix" },
-	{ "UDP latency using localhost:", "lat_udp" },
-	{ "TCP latency using localhost:", "lat_tcp" },
-	{ "RPC/udp latency using localhost:", "lat_rpc-udp" },
-	{ "RPC/tcp latency using localhost:", "lat_rpc-tcp" },
-	{ "TCP/IP connection cost to localhost:", "lat_connect" },
-	{ "Process fork+exit:", "lat_proc-fork" },
-	{ "Process fork+execve:", "lat_proc-exec" },
-	{ "Process fork+/bin/sh -c:", "lat_proc-shell" },
-	{ "Pipe bandwidth:", "bw_pipe" },
-	{ "AF_UNIX sock stream bandwidth:", "bw_unix" },
-	{ "Pagefaults on ", "lat_pagefault" },
-};
-
 /* Blocks: a header line, then "x y" rows up to a blank line. */
-enum block { B_NONE, B_SKIP, B_MMAP, B_FS, B_TCP, B_BW, B_CTX, B_MEMRD };
-
-static const struct { const char *head; enum block b; const char *key; } blocks[] = {
-	{ "\"mappings", B_MMAP, "lat_mmap" },
-	{ "\"File system latency", B_FS, NULL },
-	{ "Socket bandwidth using localhost", B_TCP, "bw_tcp" },
-	{ "\"read bandwidth", B_BW, "bw_file_rd-io" },
-	{ "\"read open2close bandwidth", B_BW, "bw_file_rd-o2c" },
-	{ "\"Mmap read bandwidth", B_BW, "bw_mmap_rd-mo" },
-	{ "\"Mmap read open2close bandwidth", B_BW, "bw_mmap_rd-o2c" },
-	{ "\"libc bcopy unaligned", B_BW, "bw_mem-bcopy" },
-	{ "\"unrolled bcopy unaligned", B_BW, "bw_mem-fcp" },
-	{ "\"unrolled partial bcopy unaligned", B_BW, "bw_mem-cp" },
-	{ "Memory bzero bandwidth", B_BW, "bw_mem-bzero" },
-	{ "Memory read bandwidth", B_BW, "bw_mem-frd" },
-	{ "Memory partial read bandwidth", B_BW, "bw_mem-rd" },
-	{ "Memory write bandwidth", B_BW, "bw_mem-fwr" },
-	{ "Memory partial write bandwidth", B_BW, "bw_mem-wr" },
-	{ "Memory partial read/write bandwidth", B_BW, "bw_mem-rdwr" },
-	{ "\"size=", B_CTX, NULL },
-	{ "\"stride=", B_MEMRD, NULL },
-};
+enum block { B_NONE, B_SKIP, B_ROWS, B_MEMRD };
 
 struct raw {
 	enum block b;
-	const char *key;
+	const char *head;	/* the declared header of the block */
+	enum pp_lm_rows rows;	/* and how its rows are laid out */
 	unsigned int ctx_kb, stride;
-	const char *mode;	/* lat_mem_rd: "" or "random-" */
+	const char *curve;	/* lat_mem_rd: the declared line that named the curve */
 };
+
+static bool match_line(const struct pp_key_show *s, const void *arg)
+{
+	return s->lm_line && !strncmp(arg, s->lm_line, strlen(s->lm_line));
+}
+
+static bool match_head(const struct pp_key_show *s, const void *arg)
+{
+	return s->lm_block && !strncmp(arg, s->lm_block, strlen(s->lm_block));
+}
+
+static bool match_block(const struct pp_key_show *s, const void *arg)
+{
+	return s->lm_block && s->lm_block == arg;
+}
+
+/* A size row's key: the template's %u is the size, in the unit after it. */
+static bool size_key(char *key, size_t size, const char *t, double mb)
+{
+	const char *u = strstr(t, "%u");
+	double bytes = mb * 1e6;
+	char v[32];
+	long mib;
+
+	if (!u)
+		return false;
+	u += 2;
+	if (!strncmp(u, "mb", 2) || (u[0] == 'm' && (!u[1] || u[1] == '-'))) {
+		mib = mib_of(mb);
+		if (mib < 0)
+			return false;
+		snprintf(v, sizeof(v), "%ld", mib);
+	} else if (!strncmp(u, "kb", 2)) {
+		if (fabs(bytes / 1024 - round(bytes / 1024)) >= 1e-6)
+			return false;
+		snprintf(v, sizeof(v), "%.0f", bytes / 1024);
+	} else {
+		snprintf(v, sizeof(v), "%.0f", bytes);
+	}
+	return fill(key, size, t, (const char *const[]){ v }, 1);
+}
+
+/* A time per operation from lmbench's figure per second, or the figure. */
+static double per_second(const struct pp_key_decl *d, double v)
+{
+	return strcmp(d->unit, "us") ? v : 1e6 / v;
+}
 
 /* "Fri Dec  4 07:25:01 UTC 2026" -> ISO 8601, or false. */
 static bool parse_date(const char *s, char *iso, size_t size)
@@ -296,56 +302,66 @@ static void raw_header(struct pp_run *run, const char *l)
 static int raw_block_row(struct pp_import *im, struct pp_run *run, struct raw *st, unsigned int ln,
 			 const char *l)
 {
-	char key[PP_KEY_MAX], size[32];
-	double x, y, y2;
-	long mib;
-	int n = sscanf(l, "%lf %lf %lf", &x, &y, &y2);
+	char key[PP_KEY_MAX], v1[32], v2[32], tok[4][32];
+	struct place pl;
+	unsigned int i;
+	double x, y;
+	int ret;
 
-	switch (st->b) {
-	case B_MMAP:
-	case B_BW:
-		if (n < 2)
-			break;
-		mib = mib_of(x);
-		if (mib < 0) {
-			note(im, ln, "%s at %g MB: perfprobe's keys name whole MiB", st->key, x);
-			return 0;
-		}
-		snprintf(key, sizeof(key), "%s-%ld%s", st->key, mib, st->b == B_MMAP ? "m" : "mb");
-		return put(im, run, ln, key, y);
-	case B_FS:	/* size, files, creations/s, deletions/s */
-		if (sscanf(l, "%31s %*f %lf %lf", size, &y, &y2) != 3 || !strchr(size, 'k'))
-			break;
-		snprintf(key, sizeof(key), "lat_fs-%s", size);
-		if (put(im, run, ln, key, y) < -1)
-			return -ENOMEM;
-		snprintf(key, sizeof(key), "lat_fs-create-%s", size);
-		if (put(im, run, ln, key, 1e6 / y) < -1)
-			return -ENOMEM;
-		snprintf(key, sizeof(key), "lat_fs-delete-%s", size);
-		return put(im, run, ln, key, 1e6 / y2);
-	case B_TCP:	/* message size in MB (10^6), MB/s */
-		if (n < 2)
-			break;
-		if (fabs(x * 1e6 / 1024 - round(x * 1e6 / 1024)) < 1e-6)
-			snprintf(key, sizeof(key), "bw_tcp-%.0fkb", x * 1e6 / 1024);
-		else
-			snprintf(key, sizeof(key), "bw_tcp-%.0fb", x * 1e6);
-		return put(im, run, ln, key, y);
-	case B_CTX:	/* processes, microseconds */
-		if (n < 2)
-			break;
-		snprintf(key, sizeof(key), "lat_ctx-%.0f-%uk", x, st->ctx_kb);
-		return put(im, run, ln, key, y);
-	case B_MEMRD:	/* size in MB (2^20), ns */
-		if (n < 2)
-			break;
-		memrd_key(key, sizeof(key), st->mode, st->stride, pp_memrd_bytes(x));
-		return put(im, run, ln, key, y);
-	default:
+	if (st->b == B_MEMRD) {		/* size in MB (2^20), ns */
+		if (sscanf(l, "%lf %lf", &x, &y) != 2 ||
+		    !place_nth(0, match_block, st->curve, &pl))
+			goto bad;
+		snprintf(v1, sizeof(v1), "%u", st->stride);
+		pp_key_size_name(v2, sizeof(v2), pp_memrd_bytes(x), pl.d->size);
+		if (!fill(key, sizeof(key), pp_show_key(pl.d, pl.s), (const char *const[]){ v1, v2 }, 2))
+			goto bad;
+		return put(im, run, ln, key, pl.d, y);
+	}
+	if (st->b != B_ROWS) {
 		note(im, ln, "in a block perfprobe has no key for: %.80s", l);
 		return 0;
 	}
+	if (sscanf(l, "%31s %31s %31s %31s", tok[0], tok[1], tok[2], tok[3]) < 2)
+		goto bad;
+	x = strtod(tok[0], NULL);
+	for (i = 0; place_nth(i, match_block, st->head, &pl); i++) {
+		const char *t = pp_show_key(pl.d, pl.s);
+
+		switch (st->rows) {
+		case PP_LM_SIZE:	/* size in MB (10^6), the figure */
+			if (!size_key(key, sizeof(key), t, x))
+				continue;
+			return put(im, run, ln, key, pl.d, strtod(tok[1], NULL));
+		case PP_LM_CTX:		/* processes, microseconds */
+			snprintf(v1, sizeof(v1), "%.0f", x);
+			snprintf(v2, sizeof(v2), "%u", st->ctx_kb);
+			if (!fill(key, sizeof(key), t, (const char *const[]){ v1, v2 }, 2))
+				goto bad;
+			return put(im, run, ln, key, pl.d, strtod(tok[1], NULL));
+		case PP_LM_RATE:	/* "Nk", files, creations/s, deletions/s */
+			if (pl.s->lm_col < 2 || pl.s->lm_col > 4 || !strchr(tok[0], 'k'))
+				goto bad;
+			snprintf(v1, sizeof(v1), "%.*s", (int)strcspn(tok[0], "k"), tok[0]);
+			if (!fill(key, sizeof(key), t, (const char *const[]){ v1 }, 1))
+				goto bad;
+			ret = put(im, run, ln, key, pl.d,
+				  per_second(pl.d, strtod(tok[pl.s->lm_col - 1], NULL)));
+			if (ret < -1)
+				return ret;
+			break;
+		case PP_LM_CURVE:
+			goto bad;
+		}
+	}
+	if (st->rows == PP_LM_RATE && i)
+		return 0;
+	if (st->rows == PP_LM_SIZE && place_nth(0, match_block, st->head, &pl)) {
+		note(im, ln, "%s at %g MB: perfprobe's keys name whole MiB",
+		     pp_show_key(pl.d, pl.s), x);
+		return 0;
+	}
+bad:
 	note(im, ln, "not a row of its block: %.80s", l);
 	return 0;
 }
@@ -353,7 +369,7 @@ static int raw_block_row(struct pp_import *im, struct pp_run *run, struct raw *s
 static int raw_line(struct pp_import *im, struct pp_run *run, struct raw *st, unsigned int ln,
 		    char *l)
 {
-	unsigned int i;
+	struct place pl;
 	double v;
 	char *p;
 
@@ -368,46 +384,28 @@ static int raw_line(struct pp_import *im, struct pp_run *run, struct raw *st, un
 		raw_header(run, l);
 		return 0;
 	}
-	if (!strcmp(l, "Memory load latency") || !strcmp(l, "Random load latency")) {
-		st->mode = l[0] == 'R' ? "random-" : "";
+	/* lat_mem_rd: a line names the curve, its "stride=S" blocks follow */
+	if (st->curve && sscanf(l, "\"stride=%u", &st->stride) == 1) {
+		st->b = B_MEMRD;
 		return 0;
 	}
-	for (i = 0; i < ARRAY_SIZE(blocks); i++) {
-		if (strncmp(l, blocks[i].head, strlen(blocks[i].head)))
-			continue;
-		st->b = blocks[i].b;
-		st->key = blocks[i].key;
-		if (st->b == B_CTX && sscanf(l, "\"size=%uk", &st->ctx_kb) != 1)
-			st->b = B_SKIP;
-		if (st->b == B_MEMRD && sscanf(l, "\"stride=%u", &st->stride) != 1)
-			st->b = B_SKIP;
-		return 0;
-	}
-	for (i = 0; i < ARRAY_SIZE(simple); i++) {
-		if (strncmp(l, simple[i].label, strlen(simple[i].label)))
-			continue;
-		p = strrchr(l, ':');	/* "Pagefaults on FILE: 1.4 microseconds" */
-		if (!p || sscanf(p + 1, "%lf", &v) != 1)
-			break;
-		return put(im, run, ln, simple[i].key, v) < -1 ? -ENOMEM : 0;
-	}
-	/* lat_ops: "integer add: 0.12 nanoseconds" */
-	{
-		char type[16], op[16];
-
-		int end = 0;
-
-		if (sscanf(l, "%15[a-z0-9] %15[a-z]: %lf nanoseconds%n", type, op, &v, &end) == 3 &&
-		    end && !l[end] && (!strcmp(type, "integer") || !strcmp(type, "int64") ||
-				       !strcmp(type, "uint64") || !strcmp(type, "float") ||
-				       !strcmp(type, "double"))) {
-			char key[PP_KEY_MAX];
-
-			snprintf(key, sizeof(key), "lat_ops-%s-%s",
-				 !strcmp(type, "integer") ? "int" :
-				 !strcmp(type, "uint64") ? "int64" : type, op);
-			return put(im, run, ln, key, v) < -1 ? -ENOMEM : 0;
+	if (place_nth(0, match_head, l, &pl)) {
+		st->head = pl.s->lm_block;
+		st->rows = pl.s->lm_rows;
+		st->b = B_ROWS;
+		if (st->rows == PP_LM_CURVE) {
+			st->curve = st->head;
+			st->b = B_NONE;
 		}
+		if (st->rows == PP_LM_CTX && sscanf(l, "\"size=%uk", &st->ctx_kb) != 1)
+			st->b = B_SKIP;
+		return 0;
+	}
+	if (place_nth(0, match_line, l, &pl)) {
+		p = strrchr(l, ':');	/* "Pagefaults on FILE: 1.4 microseconds" */
+		if (p && sscanf(p + 1, "%lf", &v) == 1)
+			return put(im, run, ln, pp_show_key(pl.d, pl.s), pl.d, v) < -1 ?
+			       -ENOMEM : 0;
 	}
 	if (*l == '"' || strchr(l, ':') == NULL)
 		st->b = B_SKIP;		/* an unknown block's header: its rows too */
@@ -417,55 +415,86 @@ static int raw_line(struct pp_import *im, struct pp_run *run, struct raw *st, un
 
 /* --- the summary tables --- */
 
-struct scol {
-	const char *key;	/* "=mhz", a key, NULL: no key (the cell is listed) */
-};
-
+/*
+ * lmbench's summary tables: how each starts, and how many columns its
+ * 2.0 and its 3.0 layout have (3.0 adds columns at the end; a header
+ * word tells it apart).  The keys of the columns are the declarations'
+ * (.table, .lm_col); the clock is the run's meta; a column no key names
+ * is listed, not imported.
+ */
 struct stable {
+	const char *id;		/* as the declarations name it */
 	const char *title;	/* how it starts */
-	const char *marker;	/* a header word that tells the 3.0 layout apart */
-	const char *keys2[12], *keys3[12];	/* NULL-ended; "" = no key */
+	const char *marker;	/* a header word of the 3.0 layout, or NULL */
+	unsigned int ncols2, ncols3;
+	unsigned int mhz_col;	/* the clock's column (from 1), or 0 */
 };
 
 static const struct stable stables[] = {
-	{ .title = "Processor, Processes", .marker = NULL,
-	  .keys2 = { "=mhz", "lat_syscall-null", "lat_syscall-io", "lat_syscall-stat", "lat_syscall-open",
-	    "lat_select-tcp", "lat_sig-install", "lat_sig-catch", "lat_proc-fork",
-	    "lat_proc-exec", "lat_proc-shell", NULL } },
-	{ .title = "Context switching", .marker = NULL,
-	  .keys2 = { "lat_ctx-2-0k", "lat_ctx-2-16k", "lat_ctx-2-64k", "lat_ctx-8-16k", "lat_ctx-8-64k",
-	    "lat_ctx-16-16k", "lat_ctx-16-64k", NULL } },
-	{ .title = "*Local* Communication latencies", .marker = NULL,
-	  .keys2 = { "lat_ctx-2-0k", "lat_pipe", "lat_unix", "lat_udp", "lat_rpc-udp", "lat_tcp",
-	    "lat_rpc-tcp", "lat_connect", NULL } },
-	{ .title = "File & VM system latencies", .marker = "selct",
-	  .keys2 = { "lat_fs-create-0k", "lat_fs-delete-0k", "lat_fs-create-10k", "lat_fs-delete-10k",
-	    "lat_mmap-largest", "lat_sig-prot", "lat_pagefault", NULL },
-	  .keys3 = { "lat_fs-create-0k", "lat_fs-delete-0k", "lat_fs-create-10k", "lat_fs-delete-10k",
-	    "lat_mmap-largest", "lat_sig-prot", "lat_pagefault", "lat_select-file", NULL } },
-	{ .title = "*Local* Communication bandwidths", .marker = NULL,
-	  .keys2 = { "bw_pipe", "bw_unix", "bw_tcp", "bw_file_rd-io-largest", "bw_mmap_rd-mo-largest",
-	    "bw_mem-bcopy-largest", "bw_mem-fcp-largest", "bw_mem-frd-largest",
-	    "bw_mem-fwr-largest", NULL } },
-	{ .title = "Memory latencies", .marker = "Rand",
-	  .keys2 = { "=mhz", "lat_mem_rd-l1", "lat_mem_rd-l2", "lat_mem_rd-main", NULL },
-	  .keys3 = { "=mhz", "lat_mem_rd-l1", "lat_mem_rd-l2", "lat_mem_rd-main",
-	    "lat_mem_rd-random-main", NULL } },
-	{ .title = "Basic integer operations", .marker = NULL,
-	  .keys2 = { "lat_ops-int-bit", "lat_ops-int-add", "lat_ops-int-mul", "lat_ops-int-div",
-	    "lat_ops-int-mod", NULL } },
-	{ .title = "Basic uint64 operations", .marker = NULL,
-	  .keys2 = { "lat_ops-int64-bit", "lat_ops-int64-add", "lat_ops-int64-mul", "lat_ops-int64-div",
-	    "lat_ops-int64-mod", NULL } },
-	{ .title = "Basic float operations", .marker = NULL,
-	  .keys2 = { "lat_ops-float-add", "lat_ops-float-mul", "lat_ops-float-div", "", NULL } },
-	{ .title = "Basic double operations", .marker = NULL,
-	  .keys2 = { "lat_ops-double-add", "lat_ops-double-mul", "lat_ops-double-div", "", NULL } },
+	{ "proc", "Processor, Processes", NULL, 11, 11, 1 },
+	{ "ctx", "Context switching", NULL, 7, 7, 0 },
+	{ "ipc", "*Local* Communication latencies", NULL, 8, 8, 0 },
+	{ "fsvm", "File & VM system latencies", "selct", 7, 8, 0 },
+	{ "bw", "*Local* Communication bandwidths", NULL, 9, 9, 0 },
+	{ "mem", "Memory latencies", "Rand", 4, 5, 1 },
+	{ "ops-int", "Basic integer operations", NULL, 5, 5, 0 },
+	{ "ops-int64", "Basic uint64 operations", NULL, 5, 5, 0 },
+	{ "ops-float", "Basic float operations", NULL, 4, 4, 0 },
+	{ "ops-double", "Basic double operations", NULL, 4, 4, 0 },
 	/* Host OS Description Mhz [tlb pages, cache line bytes, mem par, scal load] */
-	{ .title = "Basic system parameters", .marker = "tlb",
-	  .keys2 = { "=mhz", NULL },
-	  .keys3 = { "=mhz", "", "", "", "", NULL } },
+	{ "sys", "Basic system parameters", "tlb", 1, 5, 1 },
 };
+
+#define SCOLS_MAX	16
+
+/* A column of an lmbench table: the clock, a key (and its declaration), or none. */
+struct scol {
+	bool mhz;
+	const struct pp_key_decl *d;
+	char key[PP_KEY_MAX];
+};
+
+struct lm_col_arg {
+	const char *table;
+	unsigned int col;
+};
+
+static bool match_lm_col(const struct pp_key_show *s, const void *arg)
+{
+	const struct lm_col_arg *a = arg;
+
+	return s->table && s->lm_col == a->col && !strcmp(s->table, a->table);
+}
+
+/* The columns of t in a layout of n: a '*' key is its prefix's "largest". */
+static void stable_cols(const struct stable *t, unsigned int n, struct scol *cols)
+{
+	struct place pl;
+	unsigned int c;
+
+	for (c = 0; c < n; c++) {
+		const char *k;
+
+		memset(&cols[c], 0, sizeof(cols[c]));
+		cols[c].mhz = c + 1 == t->mhz_col;
+		if (!place_nth(0, match_lm_col, &(struct lm_col_arg){ t->id, c + 1 }, &pl))
+			continue;
+		k = pp_show_key(pl.d, pl.s);
+		cols[c].d = pl.d;
+		snprintf(cols[c].key, sizeof(cols[c].key), "%.*s%s", (int)strcspn(k, "*"), k,
+			 strchr(k, '*') ? "largest" : "");
+	}
+}
+
+unsigned int pp_import_table_cols(const char *id)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(stables); i++)
+		if (!strcmp(stables[i].id, id))
+			return stables[i].ncols3;
+	return 0;
+}
 
 static struct pp_run *run_named(struct pp_import *im, const char *name)
 {
@@ -500,7 +529,7 @@ struct tok {
 };
 
 /* Set a row's run and its cells from a table row: name tokens, then values. */
-static int put_row(struct pp_import *im, const struct stable *t, const char *const *keys,
+static int put_row(struct pp_import *im, const struct stable *t, const struct scol *cols,
 		   size_t ncols, struct tok *tk, size_t ntk, const size_t *span, size_t nspan,
 		   bool spaced)
 {
@@ -593,16 +622,16 @@ static int put_row(struct pp_import *im, const struct stable *t, const char *con
 		}
 		if (!strcmp(v->s, "-"))
 			continue;
-		if (!strcmp(keys[c], "=mhz")) {
+		if (cols[c].mhz) {
 			run->meta.mhz.mhz = x;
 			run->meta.mhz.trusted = true;
 			pp_strlcpy(run->meta.mhz.method, "lmbench's summary",
 				   sizeof(run->meta.mhz.method));
 			im->imported++;
-		} else if (!keys[c][0]) {
+		} else if (!cols[c].d) {
 			note(im, v->line, "%s: %s in the %s table: no perfprobe key", name, v->s,
 			     t->title);
-		} else if (put(im, run, v->line, keys[c], x) < -1) {
+		} else if (put(im, run, v->line, cols[c].key, cols[c].d, x) < -1) {
 			return -ENOMEM;
 		}
 	}
@@ -618,7 +647,7 @@ static int put_row(struct pp_import *im, const struct stable *t, const char *con
  */
 static int summary_table(struct pp_import *im, const struct stable *t, struct tok *tk, size_t ntk)
 {
-	const char *const *keys = t->keys2;
+	struct scol cols[SCOLS_MAX];
 	size_t i = 0, ncols, span[64], nspan = 0, start, dash_line = 0;
 	bool spaced = false, layout3 = false;
 	int ret = 0;
@@ -641,10 +670,8 @@ static int summary_table(struct pp_import *im, const struct stable *t, struct to
 		while (i > 0 && is_dashes(tk[i - 1].s))
 			i--;
 	}
-	if (layout3 && t->keys3[0])
-		keys = t->keys3;
-	for (ncols = 0; keys[ncols]; ncols++)
-		;
+	ncols = layout3 ? t->ncols3 : t->ncols2;
+	stable_cols(t, ncols, cols);
 	/* the dashes: host/OS columns and one a value column */
 	if (i < ntk)
 		dash_line = tk[i].line;
@@ -690,7 +717,7 @@ static int summary_table(struct pp_import *im, const struct stable *t, struct to
 			if (tk[k + 1].line == tk[k].line &&
 			    tk[k + 1].col > tk[k].col + strlen(tk[k].s) + 1)
 				spaced = true;
-		ret = put_row(im, t, keys, ncols, tk + start, j - start, span, nspan, spaced);
+		ret = put_row(im, t, cols, ncols, tk + start, j - start, span, nspan, spaced);
 		i = j;
 	}
 	return ret;
@@ -868,7 +895,7 @@ int pp_import_file(struct pp_import *im, const char *path, bool *summary)
 {
 	char *buf = NULL, **lines = NULL;
 	size_t n = 0, i;
-	struct raw st = { .mode = "" };
+	struct raw st = { .b = B_NONE };
 	const struct stable *t;
 	int ret;
 

@@ -44,4 +44,7 @@ int pp_import_file(struct pp_import *im, const char *path, bool *summary);
 /* What an imported run's metadata says of it: file, kind, defaults. */
 void pp_import_finish_meta(struct pp_run *run, const char *file, const char *kind);
 
+/* Columns of lmbench's summary table id (its 3.0 layout), 0 if there is none. */
+unsigned int pp_import_table_cols(const char *id);
+
 #endif /* PP_IMPORT_H */

@@ -11,6 +11,7 @@
  * Documentation/report.rst.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -22,6 +23,7 @@
 #include "report/compare.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "bench.h"
 #include "keys.h"
 #include "util.h"
 
@@ -296,26 +298,27 @@ static void summary_tables(struct report *rp)
 {
 	FILE *f = rp->f;
 	char cell[64], name[160], h[64];
-	unsigned int t;
+	const struct pp_key_table *tb;
+	struct pp_col cols[PP_TABLE_COLS];
+	struct pp_matrix mx;
+	unsigned int t, n, c;
 	size_t i, r;
 	bool any = false;
 
-	for (t = 0; t < pp_ntables; t++) {
-		const struct pp_table *tb = &pp_tables[t];
-		const struct pp_col *c;
-
+	for (t = 0; (tb = pp_table(t)); t++) {
 		if (!pp_table_has_data(tb, rp->runs, rp->n))
 			continue;
 		if (!any)
 			fputs("<section id=\"summary\">\n<h2>Summary tables</h2>\n", f);
 		any = true;
+		n = pp_table_cols(tb, cols, ARRAY_SIZE(cols));
 		fprintf(f, "<div class=\"scroll\"><table id=\"table-%u\">\n<caption>", t);
 		pp_html_esc(f, tb->title);
 		fputs("</caption>\n<thead><tr>", f);
 		th(f, "l", "Host");
 		th(f, "l", "OS");
-		for (c = tb->cols; c->width; c++) {
-			snprintf(h, sizeof(h), "%s %s", c->h1, c->h2);
+		for (c = 0; c < n; c++) {
+			snprintf(h, sizeof(h), "%s %s", cols[c].h1, cols[c].h2);
 			th(f, NULL, h);
 		}
 		fputs("</tr></thead>\n<tbody>\n", f);
@@ -324,23 +327,23 @@ static void summary_tables(struct report *rp)
 			td(f, "l", rp->runs[i].meta.hostname);
 			pp_row_name(rp->runs, rp->n, i, name, sizeof(name));
 			td(f, "l", name);
-			for (c = tb->cols; c->width; c++) {
-				double v = pp_col_value(&rp->runs[i], c);
+			for (c = 0; c < n; c++) {
+				double v = pp_col_value(&rp->runs[i], &cols[c]);
 
-				pp_fmt_cell(cell, sizeof(cell), v, c->width + 2, c->prec);
+				pp_fmt_cell(cell, sizeof(cell), v, cols[c].width + 2, cols[c].prec);
 				td(f, NULL, cell);
 			}
 			fputs("</tr>\n", f);
 		}
 		fputs("</tbody></table></div>\n", f);
 	}
-	for (t = 0; t < pp_nmatrices; t++) {
-		const struct pp_matrix *m = &pp_matrices[t];
+	for (t = 0; pp_matrix_get(t, &mx); t++) {
+		const struct pp_key_matrix *m = mx.m;
 
 		for (i = 0; i < rp->n; i++) {
 			const char *const *row, *const *col;
 
-			if (!pp_matrix_has_data(&rp->runs[i], m))
+			if (!pp_matrix_has_data(&rp->runs[i], &mx))
 				continue;
 			if (!any)
 				fputs("<section id=\"summary\">\n<h2>Summary tables</h2>\n", f);
@@ -360,7 +363,7 @@ static void summary_tables(struct report *rp)
 				bool have = false;
 
 				for (col = m->cols; *col; col++) {
-					snprintf(name, sizeof(name), "%s-%s-%s", m->prefix, *row, *col);
+					snprintf(name, sizeof(name), "%s-%s-%s", mx.prefix, *row, *col);
 					have |= pp_run_find(&rp->runs[i], name) != NULL;
 				}
 				if (!have)
@@ -370,7 +373,7 @@ static void summary_tables(struct report *rp)
 				for (col = m->cols, r = 0; *col; col++, r++) {
 					const struct pp_result *res;
 
-					snprintf(name, sizeof(name), "%s-%s-%s", m->prefix, *row, *col);
+					snprintf(name, sizeof(name), "%s-%s-%s", mx.prefix, *row, *col);
 					res = pp_run_find(&rp->runs[i], name);
 					if (res)
 						snprintf(cell, sizeof(cell), "%.*f", m->prec, res->value);
@@ -394,6 +397,7 @@ static void summary_tables(struct report *rp)
 
 struct curve {
 	char name[96];
+	bool dashed;
 	double x[MAX_POINTS], y[MAX_POINTS];
 	size_t n;
 };
@@ -406,21 +410,6 @@ struct memlat {
 	char label[16][48];
 	size_t nm;
 };
-
-/* "4096", "16k": bytes; -1 when it is not a size. */
-static double key_size(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || v < 0)
-		return -1;
-	if (*end == 'k')
-		v *= 1024, end++;
-	else if (*end == 'm')
-		v *= 1024 * 1024, end++;
-	return *end ? -1 : v;
-}
 
 static int cmp_point(const void *a, const void *b)
 {
@@ -457,7 +446,7 @@ static int memlat_draw(FILE *f, const void *arg)
 
 	for (i = 0; i < ml->nc; i++)
 		s[i] = (struct pp_svg_series){ ml->c[i].name, ml->c[i].x, ml->c[i].y, ml->c[i].n,
-					       !strncmp(ml->c[i].name, "random", 6) };
+					       ml->c[i].dashed };
 	return pp_svg_lines(f, &a, s, ml->nc, ml->mark, ml->nm);
 }
 
@@ -472,26 +461,79 @@ static void size_name(char *buf, size_t size, double b)
 		snprintf(buf, size, "%.0f", b);
 }
 
-static void memlat_marks(struct memlat *ml, const struct pp_run *run)
+/*
+ * A curve's point: the pattern ends with a conversion, the point's size;
+ * what is before the literal text ahead of it ("-sz" in
+ * lat_mem_rd-stride%u-sz%s) names the line, less the benchmark's name.
+ */
+static void curve_point(struct memlat *ml, const struct pp_key_decl *d,
+			const struct pp_key_show *s, const struct pp_result *r)
 {
-	const char *sys = pp_run_find_info(run, "lat_mem_rd-system-caches"), *p;
-	char key[PP_KEY_MAX], sz[32];
-	unsigned int l;
+	const char *pat = pp_show_key(d, s), *conv = strrchr(pat, '%'), *start, *at, *p;
+	char name[96], text[PP_KEY_MAX], lit[PP_KEY_MAX];
+	size_t c;
+	double x;
 
-	for (l = 1; l <= 3 && ml->nm < ARRAY_SIZE(ml->mark); l++) {
-		const struct pp_result *r;
-
-		snprintf(key, sizeof(key), "lat_mem_rd-detected-l%u-bytes", l);
-		r = pp_run_find(run, key);
-		if (!r || !(r->value > 0))
-			continue;
-		size_name(sz, sizeof(sz), r->value);
-		snprintf(ml->label[ml->nm], sizeof(ml->label[0]), "L%u %s", l, sz);
-		ml->mark[ml->nm] = (struct pp_svg_mark){ r->value, ml->label[ml->nm], false };
-		ml->nm++;
+	if (!conv || conv[2])
+		return;
+	/* the literal text between the conversion before it (or the start) and it */
+	for (start = conv; start > pat && start[-1] != '*' &&
+	     !(start - pat >= 2 && start[-2] == '%'); start--)
+		;
+	snprintf(lit, sizeof(lit), "%.*s", (int)(conv - start), start);
+	for (at = NULL, p = strstr(r->key, lit); lit[0] && p; p = strstr(p + 1, lit))
+		at = p;
+	if (!at)
+		return;
+	x = pp_key_size(at + strlen(lit), d->size);
+	if (x <= 0)
+		return;
+	snprintf(text, sizeof(text), "%.*s", (int)(at - r->key), r->key);
+	snprintf(name, sizeof(name), "%s", text + strcspn(text, "-") + (strchr(text, '-') != NULL));
+	for (c = 0; c < ml->nc && strcmp(ml->c[c].name, name); c++)
+		;
+	if (c == ml->nc) {
+		if (ml->nc == MAX_CURVES)
+			return;
+		snprintf(ml->c[ml->nc].name, sizeof(ml->c[0].name), "%s", name);
+		ml->c[ml->nc++].dashed = s->dashed;
 	}
-	/* "L1 49152 L2 1310720 ... (bytes, from sysfs)" */
-	for (p = sys; p && (p = strchr(p, 'L')) && ml->nm < ARRAY_SIZE(ml->mark); p++) {
+	if (ml->c[c].n < MAX_POINTS) {
+		ml->c[c].x[ml->c[c].n] = x;
+		ml->c[c].y[ml->c[c].n++] = r->value;
+	}
+}
+
+/* A mark at the size a key gives, named by the word of its first conversion ("L1"). */
+static void curve_mark(struct memlat *ml, const struct pp_key_decl *d, const struct pp_result *r)
+{
+	const char *conv = strchr(d->pattern, '%'), *p, *w = r->key;
+	char word[16], sz[24];
+	size_t i;
+
+	if (!(r->value > 0) || ml->nm == ARRAY_SIZE(ml->mark))
+		return;
+	for (p = d->pattern; conv && p < conv; p++)
+		if (*p == '-' && (w = strchr(w, '-')))
+			w++;
+	if (!w)
+		return;
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, "-"), w);
+	for (i = 0; word[i]; i++)
+		word[i] = (char)toupper((unsigned char)word[i]);
+	size_name(sz, sizeof(sz), r->value);
+	snprintf(ml->label[ml->nm], sizeof(ml->label[0]), "%s %s", word, sz);
+	ml->mark[ml->nm] = (struct pp_svg_mark){ r->value, ml->label[ml->nm], false };
+	ml->nm++;
+}
+
+/* An info's "L1 49152 L2 1310720 ... (bytes, from sysfs)": marked, dotted. */
+static void curve_info_marks(struct memlat *ml, const char *info)
+{
+	const char *p;
+	char sz[32];
+
+	for (p = info; p && (p = strchr(p, 'L')) && ml->nm < ARRAY_SIZE(ml->mark); p++) {
 		unsigned int lv;
 		double b;
 
@@ -502,6 +544,38 @@ static void memlat_marks(struct memlat *ml, const struct pp_run *run)
 		ml->mark[ml->nm] = (struct pp_svg_mark){ b, ml->label[ml->nm], true };
 		ml->nm++;
 	}
+}
+
+/* The points and marks of chart in run, from what the declarations say. */
+static void curve_fill(struct memlat *ml, const struct pp_run *run, const char *chart)
+{
+	const struct pp_key_decl *d;
+	const struct pp_key_show *s;
+	unsigned int b;
+	size_t k;
+
+	for (k = 0; k < run->nresults; k++) {
+		const struct pp_result *r = &run->results[k];
+
+		d = pp_decl_of(r->key);
+		for (s = d ? d->show : NULL; s && !pp_show_end(s); s++) {
+			if (!s->chart || strcmp(s->chart, chart) ||
+			    !pp_key_match(pp_show_key(d, s), r->key))
+				continue;
+			if (s->role == PP_CHART_POINT)
+				curve_point(ml, d, s, r);
+			else if (s->role == PP_CHART_MARK)
+				curve_mark(ml, d, r);
+		}
+	}
+	if (!ml->nc)
+		return;
+	for (b = 0; b < pp_nbenches; b++)
+		for (d = pp_benches[b]->keys; d && d->pattern; d++)
+			for (s = d->show; s && !pp_show_end(s); s++)
+				if (s->chart && !strcmp(s->chart, chart) &&
+				    s->role == PP_CHART_INFO_MARKS)
+					curve_info_marks(ml, pp_run_find_info(run, s->key));
 }
 
 static void memlat(struct report *rp)
@@ -518,52 +592,15 @@ static void memlat(struct report *rp)
 		const struct pp_run *run = &rp->runs[i];
 
 		memset(ml, 0, sizeof(*ml));
-		for (k = 0; k < run->nresults; k++) {
-			const struct pp_result *r = &run->results[k];
-			const char *p = r->key + strlen("lat_mem_rd-"), *sz;
-			char name[96];
-			bool random = false;
-			unsigned int stride;
-			size_t c;
-			double x;
-
-			if (strncmp(r->key, "lat_mem_rd-", 11))
-				continue;
-			if (!strncmp(p, "random-", 7)) {
-				random = true;
-				p += 7;
-			}
-			sz = strstr(p, "-sz");
-			if (sscanf(p, "stride%u", &stride) != 1 || !sz)
-				continue;
-			/* "sz512" is bytes; "sz31k" lmbench's MB column x 1000 */
-			x = key_size(sz + 3);
-			if (x > 0 && sz[strlen(sz) - 1] == 'k')
-				x = pp_memrd_bytes(x / 1024 / 1000);
-			if (x <= 0)
-				continue;
-			snprintf(name, sizeof(name), "%sstride %u", random ? "random, " : "", stride);
-			for (c = 0; c < ml->nc && strcmp(ml->c[c].name, name); c++)
-				;
-			if (c == ml->nc) {
-				if (ml->nc == MAX_CURVES)
-					continue;
-				snprintf(ml->c[ml->nc++].name, sizeof(ml->c[0].name), "%s", name);
-			}
-			if (ml->c[c].n < MAX_POINTS) {
-				ml->c[c].x[ml->c[c].n] = x;
-				ml->c[c].y[ml->c[c].n++] = r->value;
-			}
-		}
+		curve_fill(ml, run, "memlat");
 		if (!ml->nc)
 			continue;
 		for (k = 0; k < ml->nc; k++)
 			curve_sort(&ml->c[k]);
-		memlat_marks(ml, run);
 		if (!any)
 			fputs("<section id=\"memlat\">\n<h2>Memory latency</h2>\n", rp->f);
 		any = true;
-		snprintf(ml->title, sizeof(ml->title), "lat_mem_rd: %s", run_name(run));
+		snprintf(ml->title, sizeof(ml->title), "Load latency: %s", run_name(run));
 		snprintf(ml->id, sizeof(ml->id), "memlat-%zu", i);
 		chart(rp, ml->id, "Load latency against the array size, one line per stride (random: "
 		      "a random walk of the lines); the plateaus are the cache levels, the "
@@ -666,60 +703,48 @@ static void section(struct report *rp, bool *open, const char *id, const char *t
 	*open = true;
 }
 
-/* bw_mem's kinds, in lmbench's order; the largest size each. */
-static const char *const bw_kinds[] = {
-	"rd", "wr", "rdwr", "cp", "fcp", "frd", "fwr", "bcopy", "bzero",
-};
-
-static const char *const stream_keys[] = {
-	"stream-copy", "stream-scale", "stream-add", "stream-triad",
-	"stream-copy-mt", "stream-scale-mt", "stream-add-mt", "stream-triad-mt",
+/*
+ * The bar charts whose bars the key declarations name (.chart), in the
+ * order of the registry and the declarations.
+ */
+static const struct {
+	const char *id, *title, *caption;
+} bar_charts[] = {
+	{ "bw-mem", "bw_mem: memory bandwidth by kind (largest size)",
+	  "MB/s (10^6 bytes a second) of each kind at its largest size; whiskers: the "
+	  "samples' min..max." },
+	{ "stream", "STREAM (one thread; -mt: one per CPU)",
+	  "The median of the counted passes; whiskers: min..max (STREAM's own headline is "
+	  "the best, the _best keys)." },
+	{ "bw-ipc", "Local communication and file bandwidth",
+	  "Pipe, AF_UNIX and TCP stream bandwidth, file and mmap reread; whiskers: min..max." },
 };
 
 static void bandwidth(struct report *rp)
 {
+	const struct pp_key_decl *d;
+	const struct pp_key_show *s;
+	unsigned int i, k;
 	struct bars *b;
-	char key[PP_KEY_MAX];
-	unsigned int i;
 	bool open = false;
 
 	if (!rp->n)
 		return;
-	b = bars_new(rp, "bw_mem: memory bandwidth by kind (largest size)", "MB/s");
-	if (!b)
-		return;
-	for (i = 0; i < ARRAY_SIZE(bw_kinds); i++) {
-		snprintf(key, sizeof(key), "bw_mem-%s-*", bw_kinds[i]);
-		bars_add(b, rp, key, NULL, "MB/s");
+	for (i = 0; i < ARRAY_SIZE(bar_charts); i++) {
+		b = bars_new(rp, bar_charts[i].title, "MB/s");
+		if (!b)
+			return;
+		for (k = 0; k < pp_nbenches; k++)
+			for (d = pp_benches[k]->keys; d && d->pattern; d++)
+				for (s = d->show; s && !pp_show_end(s); s++)
+					if (s->chart && !strcmp(s->chart, bar_charts[i].id) &&
+					    s->role == PP_CHART_BAR)
+						bars_add(b, rp, pp_show_key(d, s), NULL, d->unit);
+		if (b->ncat)
+			section(rp, &open, "bandwidth", "Bandwidth");
+		bars_chart(rp, b, bar_charts[i].id, bar_charts[i].caption);
+		free(b);
 	}
-	if (b->ncat)
-		section(rp, &open, "bandwidth", "Bandwidth");
-	bars_chart(rp, b, "bw-mem", "MB/s (10^6 bytes a second) of each kind at its largest "
-		   "size; whiskers: the samples' min..max.");
-	free(b);
-	b = bars_new(rp, "STREAM (one thread; -mt: one per CPU)", "MB/s");
-	if (!b)
-		return;
-	for (i = 0; i < ARRAY_SIZE(stream_keys); i++)
-		bars_add(b, rp, stream_keys[i], NULL, "MB/s");
-	if (b->ncat)
-		section(rp, &open, "bandwidth", "Bandwidth");
-	bars_chart(rp, b, "stream", "The median of the counted passes; whiskers: min..max "
-		   "(STREAM's own headline is the best, the _best keys).");
-	free(b);
-	b = bars_new(rp, "Local communication and file bandwidth", "MB/s");
-	if (!b)
-		return;
-	bars_add(b, rp, "bw_pipe", NULL, "MB/s");
-	bars_add(b, rp, "bw_unix", NULL, "MB/s");
-	bars_add(b, rp, "bw_tcp", NULL, "MB/s");
-	bars_add(b, rp, "bw_file_rd-io-*", NULL, "MB/s");
-	bars_add(b, rp, "bw_mmap_rd-mo-*", NULL, "MB/s");
-	if (b->ncat)
-		section(rp, &open, "bandwidth", "Bandwidth");
-	bars_chart(rp, b, "bw-ipc", "Pipe, AF_UNIX and TCP stream bandwidth, file and mmap "
-		   "reread; whiskers: min..max.");
-	free(b);
 	if (open)
 		fputs("</section>\n", rp->f);
 }
@@ -728,25 +753,20 @@ static void bandwidth(struct report *rp)
 static void latency(struct report *rp)
 {
 	static const char *const ids[] = { "lat-proc", "lat-ctx", "lat-ipc", "lat-fsvm" };
+	struct pp_col cols[PP_TABLE_COLS];
+	const struct pp_key_table *tb;
+	unsigned int t, n, c, k;
 	bool open = false;
-	unsigned int t;
 
-	for (t = 0; t < ARRAY_SIZE(ids) && t < pp_ntables; t++) {
-		const struct pp_col *c;
-		struct bars *b = bars_new(rp, pp_tables[t].title, "microseconds");
+	for (t = 0; t < ARRAY_SIZE(ids) && (tb = pp_table(t)); t++) {
+		struct bars *b = bars_new(rp, tb->title, "microseconds");
 
 		if (!b)
 			return;
-		for (c = pp_tables[t].cols; c->width; c++) {
-			if (!strcmp(c->key, "=mhz"))
-				continue;
-			bars_add(b, rp, c->key, NULL, "us");
-			if (c->key2)
-				bars_add(b, rp, c->key2, NULL, "us");
-			/* an imported lmbench summary's null I/O (import.c) */
-			if (!strcmp(c->key, "lat_syscall-read"))
-				bars_add(b, rp, "lat_syscall-io", NULL, "us");
-		}
+		n = pp_table_cols(tb, cols, ARRAY_SIZE(cols));
+		for (c = 0; c < n; c++)
+			for (k = 0; k < cols[c].nkeys; k++)
+				bars_add(b, rp, cols[c].keys[k], NULL, "us");
 		if (b->ncat)
 			section(rp, &open, "latency", "Latency");
 		bars_chart(rp, b, ids[t], "The median; whiskers: the samples' min..max.  Shorter "
@@ -778,12 +798,15 @@ struct cmp_row {
 	const struct pp_cmp_pool *p;
 	struct pp_cmp_stat st;
 	bool ok;
+	bool gates;		/* pp_cmp_gates(): else shown apart, after */
 };
 
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct cmp_row *x = a, *y = b;
 
+	if (x->gates != y->gates)
+		return x->gates ? -1 : 1;
 	if (x->ok != y->ok)
 		return x->ok ? -1 : 1;
 	return x->ok ? pp_cmp_order(&x->st, x->p->dir, &y->st, y->p->dir) : 0;
@@ -853,7 +876,7 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 	const struct pp_run *base = &rp->runs[0], *nw = &rp->runs[j];
 	struct pp_cmp_pool *pool = NULL;
 	struct cmp_row *rows;
-	size_t np = 0, i, nr = 0, counts[4] = { 0 };
+	size_t np = 0, i, nr = 0, counts[4] = { 0 }, apart = 0;
 	FILE *f = rp->f;
 	char buf[96];
 	enum pp_cmp_clock clock = pp_cmp_clock(base, 1, nw, 1);
@@ -883,7 +906,10 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 		rows[nr].p = &pool[i];
 		rows[nr].ok = !pp_cmp_runs(&pool[i], PP_CMP_THRESHOLD_PCT, PP_CMP_RUN_NOISE_PCT,
 					   &rows[nr].st);
-		if (rows[nr].ok)
+		rows[nr].gates = pp_cmp_gates(&pool[i]);
+		if (!rows[nr].gates)
+			apart++;
+		else if (rows[nr].ok)
 			counts[rows[nr].st.verdict]++;
 		nr++;
 	}
@@ -896,15 +922,18 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 		"</span>, <span class=\"improvement\">%zu improvement%s</span>, <span "
 		"class=\"noisy\">%zu too noisy to tell</span>, %zu without a real change "
 		"(threshold %.0f%%, 95%% intervals, run-to-run noise %.0f%% assumed where a "
-		"side has one run)%s.</p>\n", nr, counts[PP_VERDICT_REGRESSION],
+		"side has one run)%s.</p>\n", nr - apart, counts[PP_VERDICT_REGRESSION],
 		counts[PP_VERDICT_REGRESSION] == 1 ? "" : "s", counts[PP_VERDICT_IMPROVEMENT],
 		counts[PP_VERDICT_IMPROVEMENT] == 1 ? "" : "s", counts[PP_VERDICT_NOISY],
 		counts[PP_VERDICT_SAME], PP_CMP_THRESHOLD_PCT, PP_CMP_RUN_NOISE_PCT,
 		clock == PP_CMP_CLOCK_VIRTUAL ? "; virtual clock: each change is an "
 		"instruction-count change" : "");
+	if (apart)
+		fprintf(f, "<p>And %zu derived figure%s or fact%s, judged below but never "
+			"gating.</p>\n", apart, apart == 1 ? "" : "s", apart == 1 ? "" : "s");
 	memset(ch, 0, sizeof(*ch));
 	for (i = 0; i < nr && ch->n < MAX_CHANGE_ROWS; i++) {
-		if (!rows[i].ok)
+		if (!rows[i].ok || !rows[i].gates)
 			continue;
 		ch->keys[ch->n] = rows[i].p->key;
 		ch->pct[ch->n] = rows[i].st.change_pct;
@@ -948,11 +977,13 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 		if (rows[i].ok)
 			snprintf(buf, sizeof(buf), "%+.1f%% .. %+.1f%%", s->lo_pct, s->hi_pct);
 		td(f, NULL, rows[i].ok ? buf : "-");
-		fprintf(f, "<td class=\"l %s\">", !rows[i].ok ? "" :
+		fprintf(f, "<td class=\"l %s\">", !rows[i].ok || !rows[i].gates ? "" :
 			s->verdict == PP_VERDICT_REGRESSION ? "regression" :
 			s->verdict == PP_VERDICT_IMPROVEMENT ? "improvement" :
 			s->verdict == PP_VERDICT_NOISY ? "noisy" : "");
 		pp_html_esc(f, v);
+		if (!rows[i].gates)
+			fprintf(f, " (%s, not gating)", pp_kind_name(rows[i].p->kind));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div></details>\n", f);
@@ -1044,7 +1075,7 @@ static void copy_sweep(struct report *rp)
 				if (!dash || strcmp(dash, "-a0"))
 					continue;	/* aligned copies only */
 				*dash = '\0';
-				x = key_size(sz);
+				x = pp_key_size(sz, PP_SIZE_BYTES);
 				if (x > 0 && c->n < MAX_POINTS) {
 					c->x[c->n] = x;
 					c->y[c->n++] = r->value;

@@ -2,165 +2,109 @@
 /*
  * lmbench's summary tables.  Layout and number formatting follow
  * lmbench's scripts/getsummary, so rows can be read beside published
- * results.  To add a table, add its columns and one line in pp_tables[].
+ * results.  The tables are lmbench_tables[] and the benchmarks' own; a
+ * column is there because a key declaration names it (keys.h).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "guide.h"
 #include "summary.h"
 #include "util.h"
 
 #define OS_WIDTH	13	/* lmbench's OS column */
 
-static const struct pp_col proc_cols[] = {
-	{ " Mhz", "    ", 4, 0, "=mhz", NULL, 0 },
-	{ "null", "call", 4, 2, "lat_syscall-null", NULL, 0 },
-	{ "null", " I/O", 4, 1, "lat_syscall-read", "lat_syscall-write", 0 },
-	{ "    ", "stat", 4, 1, "lat_syscall-stat", NULL, 0 },
-	{ "open", "clos", 4, 1, "lat_syscall-open", NULL, 0 },
-	{ "slct", "TCP ", 4, 1, "lat_select-tcp", NULL, 0 },
-	{ "sig ", "inst", 4, 1, "lat_sig-install", NULL, 0 },
-	{ "sig ", "hndl", 4, 1, "lat_sig-catch", NULL, 0 },
-	{ "fork", "proc", 4, 2, "lat_proc-fork", NULL, 0 },
-	{ "exec", "proc", 4, 2, "lat_proc-exec", NULL, 0 },
-	{ "sh  ", "proc", 4, 2, "lat_proc-shell", NULL, 0 },
-	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
-};
-
 /*
- * The other five tables.  A key ending in '*' stands for the result with
- * that prefix and the largest size suffix (lmbench's "biggest" figure).
+ * lmbench's tables, as getsummary prints them; their columns are the
+ * keys whose declarations name the table (keys.h).
  */
-static const struct pp_col ctx_cols[] = {
-	{ "2p/0K", "ctxsw", 5, 2, "lat_ctx-2-0k", NULL, 0 },
-	{ "2p/16K", "ctxsw ", 6, 2, "lat_ctx-2-16k", NULL, 0 },
-	{ "2p/64K", "ctxsw ", 6, 2, "lat_ctx-2-64k", NULL, 0 },
-	{ "8p/16K", "ctxsw ", 6, 2, "lat_ctx-8-16k", NULL, 0 },
-	{ "8p/64K", "ctxsw ", 6, 2, "lat_ctx-8-64k", NULL, 0 },
-	{ "16p/16K", "ctxsw  ", 7, 2, "lat_ctx-16-16k", NULL, 0 },
-	{ "16p/64K", "ctxsw  ", 7, 2, "lat_ctx-16-64k", NULL, 0 },
-	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
+static const struct pp_key_table lmbench_tables[] = {
+	{ "proc", "Processor, Processes - times in microseconds - smaller is better", 1 },
+	{ "ctx", "Context switching - times in microseconds - smaller is better", 0 },
+	{ "ipc", "*Local* Communication latencies in microseconds - smaller is better", 0 },
+	{ "fsvm", "File & VM system latencies in microseconds - smaller is better", 0 },
+	{ "bw", "*Local* Communication bandwidths in MB/s - bigger is better", 0 },
+	{ "mem", "Memory latencies in nanoseconds - smaller is better", 1 },
 };
 
-static const struct pp_col ipc_cols[] = {
-	{ "2p/0K", "ctxsw", 5, 2, "lat_ctx-2-0k", NULL, 0 },
-	{ " Pipe", "     ", 5, 2, "lat_pipe", NULL, 0 },
-	{ "AF  ", "UNIX", 4, 2, "lat_unix", NULL, 0 },
-	{ "  UDP", "     ", 5, 2, "lat_udp", NULL, 0 },
-	{ "RPC/ ", " UDP ", 5, 2, "lat_rpc-udp", NULL, 0 },
-	{ "  TCP", "     ", 5, 2, "lat_tcp", NULL, 0 },
-	{ "RPC/ ", " TCP ", 5, 2, "lat_rpc-tcp", NULL, 0 },
-	{ "TCP ", "conn", 4, 1, "lat_connect", NULL, 0 },
-	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
-};
+const struct pp_key_table *pp_table(unsigned int i)
+{
+	const struct pp_key_table *t;
+	unsigned int b;
 
-static const struct pp_col fsvm_cols[] = {
-	{ "  0K  ", "Create", 6, 2, "lat_fs-create-0k", NULL, 0 },
-	{ "  0K  ", "Delete", 6, 2, "lat_fs-delete-0k", NULL, 0 },
-	{ " 10K  ", "Create", 6, 2, "lat_fs-create-10k", NULL, 0 },
-	{ " 10K  ", "Delete", 6, 2, "lat_fs-delete-10k", NULL, 0 },
-	{ "  Mmap ", "Latency", 7, 1, "lat_mmap-*", NULL, 0 },
-	{ " Prot", "Fault", 5, 2, "lat_sig-prot", NULL, 0 },
-	{ " Page", "Fault", 5, 2, "lat_pagefault", NULL, 0 },
-	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
-};
+	if (i < ARRAY_SIZE(lmbench_tables))
+		return &lmbench_tables[i];
+	i -= ARRAY_SIZE(lmbench_tables);
+	for (b = 0; b < pp_nbenches; b++)
+		for (t = pp_benches[b]->tables; t && t->id; t++)
+			if (!i--)
+				return t;
+	return NULL;
+}
 
-static const struct pp_col bw_cols[] = {
-	{ "Pipe", "    ", 4, 0, "bw_pipe", NULL, 0 },
-	{ "AF  ", "UNIX", 4, 0, "bw_unix", NULL, 0 },
-	{ " TCP", "    ", 4, 0, "bw_tcp", NULL, 0 },
-	{ " File ", "reread", 6, 0, "bw_file_rd-io-*", NULL, 0 },
-	{ " Mmap ", "reread", 6, 0, "bw_mmap_rd-mo-*", NULL, 0 },
-	{ " Bcopy", "(libc)", 6, 0, "bw_mem-bcopy-*", NULL, 0 },
-	{ " Bcopy", "(hand)", 6, 0, "bw_mem-fcp-*", NULL, 0 },
-	{ " Mem", "read", 4, 0, "bw_mem-frd-*", NULL, 0 },
-	{ "  Mem", "write", 5, 0, "bw_mem-fwr-*", NULL, 0 },
-	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
-};
+/* Column n of t from the declarations: false when none names it. */
+static bool table_col(const struct pp_key_table *t, unsigned int n, struct pp_col *c)
+{
+	const struct pp_key_decl *d;
+	const struct pp_key_show *s;
+	unsigned int b;
 
-static const struct pp_col mem_cols[] = {
-	{ " Mhz", "    ", 4, 0, "=mhz", NULL, 0 },
-	{ "  L1 $", "      ", 6, 3, "lat_mem_rd-l1", NULL, 0 },
-	{ "  L2 $", "      ", 6, 3, "lat_mem_rd-l2", NULL, 0 },
-	{ "  L3 $", "      ", 6, 3, "lat_mem_rd-l3", NULL, 0 },
-	{ "Main mem", "        ", 8, 1, "lat_mem_rd-main", NULL, 0 },
-	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
-};
+	memset(c, 0, sizeof(*c));
+	if (n == t->mhz_col) {
+		*c = (struct pp_col){ .h1 = " Mhz", .h2 = "    ", .width = 4, .mhz = true };
+		return true;
+	}
+	for (b = 0; b < pp_nbenches; b++)
+		for (d = pp_benches[b]->keys; d && d->pattern; d++)
+			for (s = d->show; s && !pp_show_end(s); s++) {
+				if (!s->table || strcmp(s->table, t->id) || s->col != n)
+					continue;
+				if (s->width) {
+					c->h1 = s->h1;
+					c->h2 = s->h2;
+					c->width = s->width;
+					c->prec = s->prec;
+				}
+				if (c->nkeys < PP_COL_KEYS)
+					c->keys[c->nkeys++] = pp_show_key(d, s);
+			}
+	return c->nkeys;
+}
 
-/* Beyond lmbench: the net group (netperf, rfc2544), in netperf's Mbit/s. */
-static const struct pp_col net_cols[] = {
-	{ " TCP  ", " 1448 ", 6, 0, "net-tcp_stream-1448", NULL, 0 },
-	{ " TCP  ", " 64K  ", 6, 0, "net-tcp_stream-64k", NULL, 0 },
-	{ "MAERTS", " 64K  ", 6, 0, "net-tcp_maerts-64k", NULL, 0 },
-	{ "Bidir ", " 64K  ", 6, 0, "net-tcp_bidir-64k", NULL, 0 },
-	{ " UDP  ", " 1472 ", 6, 0, "net-udp_stream-1472", NULL, 0 },
-	{ " TCP6 ", " 64K  ", 6, 0, "net6-tcp_stream-64k", NULL, 0 },
-	{ " UDP6 ", " 1452 ", 6, 0, "net6-udp_stream-1452", NULL, 0 },
-	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
-};
+unsigned int pp_table_cols(const struct pp_key_table *t, struct pp_col *cols,
+			   unsigned int max)
+{
+	unsigned int n;
 
-static const struct pp_col net_rr_cols[] = {
-	{ "TCP_RR", "      ", 6, 0, "net-tcp_rr-1", NULL, 0 },
-	{ " RR  ", " p99 ", 5, 1, "net-tcp_rr-1-p99", NULL, 0 },
-	{ "TCP_CRR", "       ", 7, 0, "net-tcp_crr-1", NULL, 0 },
-	{ "UDP_RR", "      ", 6, 0, "net-udp_rr-1", NULL, 0 },
-	{ "RR6   ", "      ", 6, 0, "net6-tcp_rr-1", NULL, 0 },
-	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
-};
+	for (n = 0; n < max && table_col(t, n + 1, &cols[n]); n++)
+		;
+	return n;
+}
 
-static const struct pp_col rfc2544_cols[] = {
-	{ "NDR   ", "  64  ", 6, 1, "rfc2544-ndr-64", NULL, 0 },
-	{ "NDR   ", " 128  ", 6, 1, "rfc2544-ndr-128", NULL, 0 },
-	{ "NDR   ", " 256  ", 6, 1, "rfc2544-ndr-256", NULL, 0 },
-	{ "NDR   ", " 1024 ", 6, 1, "rfc2544-ndr-1024", NULL, 0 },
-	{ "NDR   ", " 1518 ", 6, 1, "rfc2544-ndr-1518", NULL, 0 },
-	{ "PDR   ", "  64  ", 6, 1, "rfc2544-pdr-64", NULL, 0 },
-	{ "PDR   ", " 128  ", 6, 1, "rfc2544-pdr-128", NULL, 0 },
-	{ "PDR   ", " 256  ", 6, 1, "rfc2544-pdr-256", NULL, 0 },
-	{ "PDR   ", " 1024 ", 6, 1, "rfc2544-pdr-1024", NULL, 0 },
-	{ "PDR   ", " 1518 ", 6, 1, "rfc2544-pdr-1518", NULL, 0 },
-	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
-};
+bool pp_matrix_get(unsigned int i, struct pp_matrix *out)
+{
+	const struct pp_key_decl *d;
+	const struct pp_key_show *s;
+	unsigned int b;
 
-const struct pp_table pp_tables[] = {
-	{ "Processor, Processes - times in microseconds - smaller is better", proc_cols },
-	{ "Context switching - times in microseconds - smaller is better", ctx_cols },
-	{ "*Local* Communication latencies in microseconds - smaller is better", ipc_cols },
-	{ "File & VM system latencies in microseconds - smaller is better", fsvm_cols },
-	{ "*Local* Communication bandwidths in MB/s - bigger is better", bw_cols },
-	{ "Memory latencies in nanoseconds - smaller is better", mem_cols },
-	{ "Network throughput (netperf) in Mbit/s - bigger is better", net_cols },
-	{ "Network transactions/s (netperf; p99 in microseconds) - bigger is better",
-	  net_rr_cols },
-	{ "RFC 2544 UDP throughput in Mbit/s by frame size (bytes) - bigger is better",
-	  rfc2544_cols },
-};
-
-const unsigned int pp_ntables = ARRAY_SIZE(pp_tables);
-
-/* The crypto group: openssl speed's algorithms and block sizes. */
-static const char *const crypto_rows[] = {
-	"aes-128-cbc", "aes-192-cbc", "aes-256-cbc", "des-cbc", "des3", "md5",
-	"sha1", "sha224", "sha256", "sha384", "sha512", NULL
-};
-
-static const char *const crypto_cols[] = {
-	"16", "64", "256", "1024", "8192", "16384", NULL
-};
-
-const struct pp_matrix pp_matrices[] = {
-	{ "OpenSSL EVP (openssl speed -evp) in 1000s of bytes per second - bigger is better",
-	  "crypto-evp", crypto_rows, crypto_cols, "%s bytes", 2,
-	  "cpu_load", "CPU load %", NULL, NULL },
-	{ "Kernel crypto API (AF_ALG) in 1000s of bytes per second - bigger is better",
-	  "crypto-kcapi", crypto_rows, crypto_cols, "%s bytes", 2,
-	  "cpu_load", "CPU load %", "driver", "driver" },
-};
-
-const unsigned int pp_nmatrices = ARRAY_SIZE(pp_matrices);
+	for (b = 0; b < pp_nbenches; b++)
+		for (d = pp_benches[b]->keys; d && d->pattern; d++)
+			for (s = d->show; s && !pp_show_end(s); s++) {
+				if (!s->matrix || i--)
+					continue;
+				out->m = s->matrix;
+				pp_strlcpy(out->prefix, d->pattern, sizeof(out->prefix));
+				out->prefix[strcspn(out->prefix, "*")] = '\0';
+				/* "crypto-evp-*-%u": "crypto-evp" */
+				if (out->prefix[0])
+					out->prefix[strlen(out->prefix) - 1] = '\0';
+				return true;
+			}
+	return false;
+}
 
 bool pp_fmt_cell(char *out, size_t size, double v, int width, int prec)
 {
@@ -239,38 +183,36 @@ const struct pp_result *pp_find_key(const struct pp_run *run, const char *key)
 
 double pp_col_value(const struct pp_run *run, const struct pp_col *c)
 {
-	const struct pp_result *a, *b;
-	double scale = c->scale ? c->scale : 1.0;
+	double sum = 0;
+	unsigned int i, n = 0;
 
-	if (!strcmp(c->key, "=mhz"))
+	if (c->mhz)
 		return run->meta.mhz.trusted ? run->meta.mhz.mhz : NAN;
-	a = pp_find_key(run, c->key);
-	if (!c->key2)
-		return a ? a->value * scale : NAN;
-	b = pp_find_key(run, c->key2);
-	/* lmbench: "If they have no /dev/zero, use /dev/null, else average" */
-	if (a && b)
-		return (a->value + b->value) / 2.0 * scale;
-	if (a || b)
-		return (a ? a->value : b->value) * scale;
-	/* an imported summary's null I/O: the mean already (import.c) */
-	if (!strcmp(c->key, "lat_syscall-read")) {
-		a = pp_find_key(run, "lat_syscall-io");
-		if (a)
-			return a->value * scale;
+	/*
+	 * The mean of the column's keys the run has: lmbench's null I/O,
+	 * "If they have no /dev/zero, use /dev/null, else average".
+	 */
+	for (i = 0; i < c->nkeys; i++) {
+		const struct pp_result *r = pp_find_key(run, c->keys[i]);
+
+		if (r) {
+			sum += r->value;
+			n++;
+		}
 	}
-	return NAN;
+	return n ? sum / n : NAN;
 }
 
-bool pp_table_has_data(const struct pp_table *t, const struct pp_run *runs,
+bool pp_table_has_data(const struct pp_key_table *t, const struct pp_run *runs,
 			   size_t nruns)
 {
-	const struct pp_col *c;
+	struct pp_col cols[PP_TABLE_COLS];
+	unsigned int n = pp_table_cols(t, cols, ARRAY_SIZE(cols)), c;
 	size_t i;
 
 	for (i = 0; i < nruns; i++)
-		for (c = t->cols; c->width; c++)
-			if (strcmp(c->key, "=mhz") && isfinite(pp_col_value(&runs[i], c)))
+		for (c = 0; c < n; c++)
+			if (!cols[c].mhz && isfinite(pp_col_value(&runs[i], &cols[c])))
 				return true;
 	return false;
 }
@@ -320,27 +262,28 @@ void pp_row_name(const struct pp_run *runs, size_t nruns, size_t i,
 	}
 }
 
-static void print_table(FILE *f, const struct pp_table *t,
+static void print_table(FILE *f, const struct pp_key_table *t,
 			const struct pp_run *runs, size_t nruns)
 {
-	const struct pp_col *c;
+	struct pp_col cols[PP_TABLE_COLS];
+	unsigned int n = pp_table_cols(t, cols, ARRAY_SIZE(cols)), c;
 	int len = 23;
 	size_t i;
 
-	for (c = t->cols; c->width; c++)
-		len += 1 + c->width;
+	for (c = 0; c < n; c++)
+		len += 1 + cols[c].width;
 	fprintf(f, "\n%s\n", t->title);
 	rule(f, len);
 	fprintf(f, "%-9s %13s", "Host", "OS");
-	for (c = t->cols; c->width; c++)
-		fprintf(f, " %-*.*s", c->width, c->width, c->h1);
+	for (c = 0; c < n; c++)
+		fprintf(f, " %-*.*s", cols[c].width, cols[c].width, cols[c].h1);
 	fprintf(f, "\n%-9s %13s", "", "");
-	for (c = t->cols; c->width; c++)
-		fprintf(f, " %-*.*s", c->width, c->width, c->h2);
+	for (c = 0; c < n; c++)
+		fprintf(f, " %-*.*s", cols[c].width, cols[c].width, cols[c].h2);
 	fprintf(f, "\n--------- -------------");
-	for (c = t->cols; c->width; c++) {
+	for (c = 0; c < n; c++) {
 		fputc(' ', f);
-		for (int k = 0; k < c->width; k++)
+		for (int k = 0; k < cols[c].width; k++)
 			fputc('-', f);
 	}
 	fputc('\n', f);
@@ -356,13 +299,13 @@ static void print_table(FILE *f, const struct pp_table *t,
 		 */
 		pp_row_name(runs, nruns, i, os, sizeof(os));
 		fprintf(f, "%-9.9s %*.*s", m->hostname, OS_WIDTH, OS_WIDTH, os);
-		for (c = t->cols; c->width; c++) {
-			double v = pp_col_value(&runs[i], c);
+		for (c = 0; c < n; c++) {
+			double v = pp_col_value(&runs[i], &cols[c]);
 
-			if (!strcmp(c->key, "=mhz") && !m->mhz.trusted)
-				snprintf(cell, sizeof(cell), "%*s", c->width, "?");
+			if (cols[c].mhz && !m->mhz.trusted)
+				snprintf(cell, sizeof(cell), "%*s", cols[c].width, "?");
 			else
-				pp_fmt_cell(cell, sizeof(cell), v, c->width, c->prec);
+				pp_fmt_cell(cell, sizeof(cell), v, cols[c].width, cols[c].prec);
 			fprintf(f, " %s", cell);
 		}
 		fputc('\n', f);
@@ -373,7 +316,7 @@ static const struct pp_result *matrix_find(const struct pp_run *run,
 					    const struct pp_matrix *m, const char *row,
 					    const char *col)
 {
-	char key[PP_KEY_MAX];
+	char key[2 * PP_KEY_MAX];
 
 	snprintf(key, sizeof(key), "%s-%s-%s", m->prefix, row, col);
 	return pp_run_find(run, key);
@@ -384,17 +327,17 @@ static bool matrix_row_has_data(const struct pp_run *run, const struct pp_matrix
 {
 	const char *const *c;
 
-	for (c = m->cols; *c; c++)
+	for (c = m->m->cols; *c; c++)
 		if (matrix_find(run, m, row, *c))
 			return true;
-	return m->extra && matrix_find(run, m, row, m->extra);
+	return m->m->extra && matrix_find(run, m, row, m->m->extra);
 }
 
 bool pp_matrix_has_data(const struct pp_run *run, const struct pp_matrix *m)
 {
 	const char *const *r;
 
-	for (r = m->rows; *r; r++)
+	for (r = m->m->rows; *r; r++)
 		if (matrix_row_has_data(run, m, *r))
 			return true;
 	return false;
@@ -411,16 +354,17 @@ static void matrix_cell(FILE *f, const struct pp_result *r, int width, int prec)
 static void print_matrix_row(FILE *f, const struct pp_run *run, const struct pp_matrix *m,
 			     const char *row)
 {
-	char key[PP_KEY_MAX];
+	const struct pp_key_matrix *x = m->m;
+	char key[2 * PP_KEY_MAX];
 	const char *const *c, *info = NULL;
 
 	fprintf(f, "%-13s", row);
-	for (c = m->cols; *c; c++)
-		matrix_cell(f, matrix_find(run, m, row, *c), 12, m->prec);
-	if (m->extra)
-		matrix_cell(f, matrix_find(run, m, row, m->extra), (int)strlen(m->extra_head), 1);
-	if (m->info) {
-		snprintf(key, sizeof(key), "%s-%s-%s", m->prefix, row, m->info);
+	for (c = x->cols; *c; c++)
+		matrix_cell(f, matrix_find(run, m, row, *c), 12, x->prec);
+	if (x->extra)
+		matrix_cell(f, matrix_find(run, m, row, x->extra), (int)strlen(x->extra_head), 1);
+	if (x->info) {
+		snprintf(key, sizeof(key), "%s-%s-%s", m->prefix, row, x->info);
 		info = pp_run_find_info(run, key);
 	}
 	fprintf(f, "%s%s\n", info ? "  " : "", info ? info : "");
@@ -428,42 +372,45 @@ static void print_matrix_row(FILE *f, const struct pp_run *run, const struct pp_
 
 static void print_matrix(FILE *f, const struct pp_run *run, const struct pp_matrix *m)
 {
+	const struct pp_key_matrix *x = m->m;
 	const char *const *c, *const *r;
 	char head[32];
 
-	fprintf(f, "\n%s\n", m->title);
+	fprintf(f, "\n%s\n", x->title);
 	fprintf(f, "%s: %s %s\n", run->meta.hostname, run->meta.sysname, run->meta.release);
 	fprintf(f, "%-13s", "type");
-	for (c = m->cols; *c; c++) {
-		snprintf(head, sizeof(head), m->col_head, *c);
+	for (c = x->cols; *c; c++) {
+		snprintf(head, sizeof(head), x->col_head, *c);
 		fprintf(f, " %12s", head);
 	}
-	if (m->extra)
-		fprintf(f, " %s", m->extra_head);
-	fprintf(f, "%s%s\n", m->info ? "  " : "", m->info ? m->info_head : "");
-	for (r = m->rows; *r; r++)
+	if (x->extra)
+		fprintf(f, " %s", x->extra_head);
+	fprintf(f, "%s%s\n", x->info ? "  " : "", x->info ? x->info_head : "");
+	for (r = x->rows; *r; r++)
 		if (matrix_row_has_data(run, m, *r))
 			print_matrix_row(f, run, m, *r);
 }
 
 int pp_print_tables(FILE *f, const struct pp_run *runs, size_t nruns)
 {
-	unsigned int t;
+	const struct pp_key_table *t;
+	struct pp_matrix m;
+	unsigned int k;
 	int printed = 0;
 	size_t i;
 
-	for (t = 0; t < pp_ntables; t++) {
-		if (!pp_table_has_data(&pp_tables[t], runs, nruns))
+	for (k = 0; (t = pp_table(k)); k++) {
+		if (!pp_table_has_data(t, runs, nruns))
 			continue;
-		print_table(f, &pp_tables[t], runs, nruns);
+		print_table(f, t, runs, nruns);
 		printed++;
 	}
 	/* Rows are items, not runs: one matrix per run. */
-	for (t = 0; t < pp_nmatrices; t++)
+	for (k = 0; pp_matrix_get(k, &m); k++)
 		for (i = 0; i < nruns; i++) {
-			if (!pp_matrix_has_data(&runs[i], &pp_matrices[t]))
+			if (!pp_matrix_has_data(&runs[i], &m))
 				continue;
-			print_matrix(f, &runs[i], &pp_matrices[t]);
+			print_matrix(f, &runs[i], &m);
 			printed++;
 		}
 	/* Beyond lmbench: the vendor guide's tables (guide.c). */
@@ -577,6 +524,8 @@ void pp_print_flat(FILE *f, const struct pp_run *run, bool stats)
 			fprintf(f, "  (min %.4g, max %.4g, cv %.1f%%, n %zu%s)",
 				r->st.min, r->st.max, r->st.cv_pct, r->nsamples,
 				r->noisy ? ", noisy" : "");
+		if (r->kind != PP_KIND_MEASURED)
+			fprintf(f, "  [%s, not gating]", pp_kind_name(r->kind));
 		fputc('\n', f);
 	}
 }

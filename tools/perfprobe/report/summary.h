@@ -8,44 +8,44 @@
 
 #include <stdio.h>
 
+#include "keys.h"
 #include "results.h"
 
+/*
+ * The summary tables: lmbench's, in getsummary's order, then each
+ * benchmark's own (its .tables) in registry order; NULL past the last.
+ */
+const struct pp_key_table *pp_table(unsigned int i);
+
+#define PP_COL_KEYS	4	/* keys a column may average */
+#define PP_TABLE_COLS	24
+
+/* A column of a table, from the key declarations that name it. */
 struct pp_col {
 	const char *h1, *h2;	/* header lines, each exactly width chars */
 	int width;
 	int prec;		/* digits after the point before truncation */
-	const char *key;	/* result key, or "=mhz" for the clock */
-	const char *key2;	/* if set, the column is the mean of both */
-	double scale;		/* 0 means 1 */
+	bool mhz;		/* the clock (the run's meta, not a key) */
+	const char *keys[PP_COL_KEYS];	/* key or "prefix*": the mean of those a run has */
+	unsigned int nkeys;
 };
-
-struct pp_table {
-	const char *title;
-	const struct pp_col *cols;	/* ends with width == 0 */
-};
-
-extern const struct pp_table pp_tables[];
-extern const unsigned int pp_ntables;
 
 /*
- * A table with a row per item (an algorithm) and a column per size, as
- * `openssl speed` prints it: cell = result <prefix>-<row>-<col>; then an
- * optional column of result <prefix>-<row>-<extra> and one of the text
- * info <prefix>-<row>-<info>.  Printed once per run.
+ * The columns of t, in order, up to max: how many.  A column is there
+ * when a declaration names it; the first place no declaration names
+ * ends the table.
  */
+unsigned int pp_table_cols(const struct pp_key_table *t, struct pp_col *cols,
+			   unsigned int max);
+
+/* A matrix (keys.h) and the prefix of its keys. */
 struct pp_matrix {
-	const char *title;
-	const char *prefix;
-	const char *const *rows;	/* NULL-ended */
-	const char *const *cols;	/* key suffixes, NULL-ended */
-	const char *col_head;		/* printf format of a column head */
-	int prec;			/* digits after the point */
-	const char *extra, *extra_head;	/* or NULL */
-	const char *info, *info_head;	/* or NULL */
+	const struct pp_key_matrix *m;
+	char prefix[PP_KEY_MAX];
 };
 
-extern const struct pp_matrix pp_matrices[];
-extern const unsigned int pp_nmatrices;
+/* The matrices the declarations give, in registry order; false past them. */
+bool pp_matrix_get(unsigned int i, struct pp_matrix *out);
 
 /*
  * Format v into exactly width characters the way lmbench's getsummary
@@ -59,7 +59,7 @@ bool pp_fmt_cell(char *out, size_t size, double v, int width, int prec);
 const struct pp_result *pp_find_key(const struct pp_run *run, const char *key);
 /* A column's value in a run (NAN when it has none). */
 double pp_col_value(const struct pp_run *run, const struct pp_col *c);
-bool pp_table_has_data(const struct pp_table *t, const struct pp_run *runs, size_t nruns);
+bool pp_table_has_data(const struct pp_key_table *t, const struct pp_run *runs, size_t nruns);
 bool pp_matrix_has_data(const struct pp_run *run, const struct pp_matrix *m);
 /* Run i's name in the OS column: its label, or release, told apart. */
 void pp_row_name(const struct pp_run *runs, size_t nruns, size_t i, char *buf, size_t size);
