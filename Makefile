@@ -169,7 +169,7 @@ $(O)/gen/vmlinux.h:
 	$(call say,GEN,$@)mkdir -p $(@D) && $(BPFTOOL) btf dump file $(VMLINUX_BTF) format c >$@.tmp \
 		&& mv $@.tmp $@
 
-$(O)/$(BPF_SRC)/%.bpf.o: $(BPF_SRC)/%.bpf.c $(BPF_SRC)/%.h $(O)/gen/vmlinux.h
+$(O)/$(BPF_SRC)/%.bpf.o: $(BPF_SRC)/%.bpf.c $(BPF_SRC)/%_maps.h $(O)/gen/vmlinux.h
 	$(call say,BPF,$@)mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
 $(O)/gen/%.skel.h: $(O)/$(BPF_SRC)/%.bpf.o

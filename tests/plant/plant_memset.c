@@ -82,5 +82,5 @@ const struct pp_bench pp_bench_plant_memset = {
 	.keys = keys,
 	.tables = tables,
 	.run = plant_memset_run,
-	.not_default = true,
+	.by_name = true,
 };

@@ -327,10 +327,10 @@ const char *pp_run_find_duplicate(const struct pp_run *run, int *oom)
 	return dup;
 }
 
-static void add_skip(struct pp_skip **list, size_t *n, const char *name,
+static void add_note(struct pp_note **list, size_t *n, const char *name,
 		     const char *reason)
 {
-	struct pp_skip *ns = realloc(*list, (*n + 1) * sizeof(*ns));
+	struct pp_note *ns = realloc(*list, (*n + 1) * sizeof(*ns));
 
 	if (!ns)
 		return;
@@ -342,12 +342,12 @@ static void add_skip(struct pp_skip **list, size_t *n, const char *name,
 
 void pp_run_skip(struct pp_run *run, const char *name, const char *reason)
 {
-	add_skip(&run->skips, &run->nskips, name, reason);
+	add_note(&run->skips, &run->nskips, name, reason);
 }
 
 void pp_run_fail(struct pp_run *run, const char *name, const char *reason)
 {
-	add_skip(&run->fails, &run->nfails, name, reason);
+	add_note(&run->fails, &run->nfails, name, reason);
 }
 
 /* One note a name: a result measured again says the latest. */
@@ -360,7 +360,7 @@ void pp_run_info(struct pp_run *run, const char *name, const char *text)
 			pp_strlcpy(run->infos[i].reason, text, sizeof(run->infos[i].reason));
 			return;
 		}
-	add_skip(&run->infos, &run->ninfos, name, text);
+	add_note(&run->infos, &run->ninfos, name, text);
 }
 
 const char *pp_run_find_info(const struct pp_run *run, const char *name)

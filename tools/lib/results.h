@@ -116,7 +116,8 @@ struct pp_result {
 #define PP_NOTE_SAMPLES		"-samples"
 #define PP_NOTE_HOGS		"; CPU taken meanwhile by "
 
-struct pp_skip {
+/* A named note of a run: a skip, a failure or an information, and its text. */
+struct pp_note {
 	char name[PP_KEY_MAX];		/* benchmark or key */
 	char reason[256];
 };
@@ -198,11 +199,11 @@ struct pp_run {
 	struct pp_result *results;
 	size_t nresults;
 	size_t cap;
-	struct pp_skip *skips;		/* could not run here, and why */
+	struct pp_note *skips;		/* could not run here, and why */
 	size_t nskips;
-	struct pp_skip *fails;		/* ran and failed, and why */
+	struct pp_note *fails;		/* ran and failed, and why */
 	size_t nfails;
-	struct pp_skip *infos;		/* facts that are not numbers: */
+	struct pp_note *infos;		/* facts that are not numbers: */
 	size_t ninfos;			/* name and text (reason) */
 	bool interrupted;		/* stopped by a signal: partial */
 };

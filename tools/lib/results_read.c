@@ -290,7 +290,7 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 	return 0;
 }
 
-static void load_skips(struct pp_run *run, json_t *a, const char *field,
+static void load_notes(struct pp_run *run, json_t *a, const char *field,
 		       void (*add)(struct pp_run *, const char *, const char *))
 {
 	size_t i;
@@ -612,9 +612,9 @@ static int load_rest(struct pp_run *run, json_t *root, const char *path, char *e
 			 dup ? dup : "");
 		return dup ? -EINVAL : -ENOMEM;
 	}
-	load_skips(run, json_object_get(root, "skipped"), "reason", pp_run_skip);
-	load_skips(run, json_object_get(root, "failed"), "reason", pp_run_fail);
-	load_skips(run, json_object_get(root, "info"), "text", pp_run_info);
+	load_notes(run, json_object_get(root, "skipped"), "reason", pp_run_skip);
+	load_notes(run, json_object_get(root, "failed"), "reason", pp_run_fail);
+	load_notes(run, json_object_get(root, "info"), "text", pp_run_info);
 	run->interrupted = json_is_true(json_object_get(root, "interrupted"));
 	return 0;
 }

@@ -206,7 +206,7 @@ static json_t *result_to_json(const struct pp_result *r)
 	return o;
 }
 
-static json_t *skips_to_json(const struct pp_skip *s, size_t n, const char *field)
+static json_t *notes_to_json(const struct pp_note *s, size_t n, const char *field)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -232,10 +232,10 @@ static json_t *run_to_json(const struct pp_run *run)
 	for (i = 0; i < run->nresults; i++)
 		json_array_append_new(res, result_to_json(&run->results[i]));
 	json_object_set_new(o, "results", res);
-	json_object_set_new(o, "skipped", skips_to_json(run->skips, run->nskips, "reason"));
-	json_object_set_new(o, "failed", skips_to_json(run->fails, run->nfails, "reason"));
+	json_object_set_new(o, "skipped", notes_to_json(run->skips, run->nskips, "reason"));
+	json_object_set_new(o, "failed", notes_to_json(run->fails, run->nfails, "reason"));
 	if (run->ninfos)
-		json_object_set_new(o, "info", skips_to_json(run->infos, run->ninfos, "text"));
+		json_object_set_new(o, "info", notes_to_json(run->infos, run->ninfos, "text"));
 	if (run->interrupted)
 		json_object_set_new(o, "interrupted", json_true());
 	return o;

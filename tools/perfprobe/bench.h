@@ -22,7 +22,7 @@ struct pp_bench {
 	const struct pp_key_table *tables;
 	/* 0 ok, or the value of pp_skip() / pp_fail(). */
 	int (*run)(struct pp_ctx *ctx);
-	bool not_default;		/* run only when named: not LMBench */
+	bool by_name;			/* run only when named: not LMBench */
 };
 
 #define PP_BENCH(name) extern const struct pp_bench pp_bench_##name;

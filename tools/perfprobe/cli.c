@@ -399,8 +399,8 @@ static void list_bench(const struct pp_bench *b)
 	pp_print_string(PP_ANY, "group", "%-7s ", b->group);
 	pp_print_string(PP_ANY, "summary", "%s", b->summary);
 	/* what `run` with no names leaves out */
-	pp_print_text("%s\n", b->not_default ? " (by name)" : "");
-	pp_print_bool(PP_JSON, "default", NULL, !b->not_default);
+	pp_print_text("%s\n", b->by_name ? " (by name)" : "");
+	pp_print_bool(PP_JSON, "default", NULL, !b->by_name);
 	pp_print_open_array("keys");
 	for (k = b->keys; (pp_verbosity() || pp_print_json()) && k && k->pattern; k++) {
 		pp_print_open_object(NULL);
@@ -551,7 +551,7 @@ static int select_and_run(struct pp_cli *cli, int nnames, char **names,
 	}
 	if (!nnames)	/* the LMBench set; the others only when named */
 		for (i = 0; i < pp_nbenches; i++)
-			if (!pp_benches[i]->not_default)
+			if (!pp_benches[i]->by_name)
 				list[n++] = pp_benches[i];
 	return run_benches(cli, list, n, tag);
 }

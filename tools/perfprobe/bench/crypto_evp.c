@@ -305,5 +305,5 @@ const struct pp_bench pp_bench_crypto_evp = {
 	.summary = "OpenSSL EVP cipher/digest throughput, openssl speed -evp (KB/s)",
 	.keys = keys,
 	.run = crypto_evp_run,
-	.not_default = true,
+	.by_name = true,
 };

@@ -285,5 +285,5 @@ const struct pp_bench pp_bench_crypto_kcapi = {
 	.summary = "kernel crypto API (AF_ALG, libkcapi) cipher/digest throughput (KB/s)",
 	.keys = keys,
 	.run = crypto_kcapi_run,
-	.not_default = true,
+	.by_name = true,
 };

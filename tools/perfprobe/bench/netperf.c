@@ -642,5 +642,5 @@ const struct pp_bench pp_bench_netperf = {
 	.keys = keys,
 	.tables = tables,
 	.run = netperf_run,
-	.not_default = true,
+	.by_name = true,
 };

@@ -404,5 +404,5 @@ const struct pp_bench pp_bench_rfc2544 = {
 	.keys = keys,
 	.tables = tables,
 	.run = rfc2544_run,
-	.not_default = true,
+	.by_name = true,
 };

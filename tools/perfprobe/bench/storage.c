@@ -547,5 +547,5 @@ const struct pp_bench pp_bench_storage = {
 	.summary = "file write (with fsync) and read at 4k..4m buffers: MB/s, CPU load %",
 	.keys = keys,
 	.run = storage_run,
-	.not_default = true,
+	.by_name = true,
 };

@@ -698,5 +698,5 @@ const struct pp_bench pp_bench_stream = {
 	.summary = "STREAM copy, scale, add, triad memory bandwidth, 1 thread and 1 per CPU (MB/s)",
 	.keys = keys,
 	.run = stream_run,
-	.not_default = true,
+	.by_name = true,
 };

@@ -32,7 +32,7 @@
 #include <bpf/libbpf.h>
 #include <linux/types.h>
 
-#include "kernel/bpf/kview.h"
+#include "kernel/bpf/kview_maps.h"
 #include "kview.skel.h"
 
 /* The programs of the traced set itself, armed with any probe. */

@@ -356,7 +356,7 @@ static const char *row_verdict(const struct row *r)
 }
 
 /* The name a run's fails and skips give a key: its benchmark, or itself. */
-static const struct pp_skip *run_says(const struct pp_skip *list, size_t n,
+static const struct pp_note *run_says(const struct pp_note *list, size_t n,
 				      const char *key)
 {
 	size_t i, len;
@@ -374,7 +374,7 @@ static const struct pp_skip *run_says(const struct pp_skip *list, size_t n,
 static void row_problem(struct row *r, const struct side *base, const struct side *new)
 {
 	const struct side *s;
-	const struct pp_skip *k;
+	const struct pp_note *k;
 	size_t i;
 
 	r->on_new = !r->pool->nnew || r->pool->conflict || r->problem == PB_CLOCK;

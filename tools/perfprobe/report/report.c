@@ -245,7 +245,7 @@ static void facts(struct report *rp)
 		pp_html_esc(f, run_name(r));
 		fprintf(f, ": %zu not measured</summary>\n<ul>\n", r->nskips + r->nfails);
 		for (k = 0; k < r->nskips + r->nfails; k++) {
-			const struct pp_skip *s = k < r->nskips ? &r->skips[k] :
+			const struct pp_note *s = k < r->nskips ? &r->skips[k] :
 						  &r->fails[k - r->nskips];
 
 			fputs("<li>", f);

@@ -19,7 +19,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
-#include "kview.h"
+#include "kview_maps.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kview: the map layout shared by kview.bpf.c (the BPF side of the
+ * kview_maps.h: the map layout shared by kview.bpf.c (the BPF side of the
  * kernel view) and kernel/kbpf.c (its libbpf loader).  Every counter
  * is per CPU; userspace sums the CPUs when it reads.
  */
-#ifndef PP_KVIEW_H
-#define PP_KVIEW_H
+#ifndef PP_KVIEW_MAPS_H
+#define PP_KVIEW_MAPS_H
 
 /* Syscall numbers at or above this are counted in kv_totals.sys_other. */
 #define KV_MAX_SYSCALLS		1024
@@ -51,4 +51,4 @@ struct kv_totals {
 	__u64 dropped;		/* a map was full: an event went uncounted */
 };
 
-#endif /* PP_KVIEW_H */
+#endif /* PP_KVIEW_MAPS_H */
