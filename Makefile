@@ -252,8 +252,8 @@ check-unit: check-build
 # A recipe that starts a make through a script is marked + to hand it the
 # jobserver (else: "jobserver unavailable", and cross.t's W=1 check sees it).
 CHECK_JOBS ?= 3
-CHECK_REST := check-san vmtest-arm64 check-kernels vmtest check-packages kernel-ab \
-	check-cross kmod-style check-clang check-spec check-docs
+CHECK_REST := check-san kernel-ab vmtest-arm64 check-kernels vmtest check-packages \
+	check-cross check-clang kmod-style check-spec check-docs
 check: check-unit check-layout
 	$(Q)t0=$$(date +%s); \
 	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -O $(CHECK_REST); rc=$$?; \
