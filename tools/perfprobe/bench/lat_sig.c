@@ -177,8 +177,10 @@ static int lat_sig_run(struct pp_ctx *ctx)
 	sigaction(SIGUSR1, &sa, &old);
 	ret = pp_sample_net(ctx, "lat_sig-catch", measure_catch, send, 1, catch);
 	sigaction(SIGUSR1, &old, NULL);
+	/* skipped (> 0) only as too noisy: lat_sig-prot is, for the same reason */
 	if (ret > 0)
-		ret = pp_skip(ctx, "lat_sig-prot", "no lat_sig-catch to take out of it");
+		ret = pp_skip(ctx, "lat_sig-prot", "no lat_sig-catch to take out of it: "
+			      "too noisy here");
 	if (ret)
 		goto out;
 	ret = pp_report_sampling(ctx, "lat_sig-catch", catch);
