@@ -236,6 +236,7 @@ static int side_history(struct side *s, const char *results_dir)
 	const struct pp_meta *m = &s->runs[0].meta;
 	struct pp_runsel all = { 0 };
 	char dir[PATH_MAX], err[512];
+	struct stat *own;
 	size_t i, j;
 
 	for (i = 1; i < s->npaths; i++)
@@ -250,29 +251,32 @@ static int side_history(struct side *s, const char *results_dir)
 	if (pp_runsel_scan(dir, &all))
 		return 0;	/* no saved runs: no history */
 	s->hist = calloc(all.n ? all.n : 1, sizeof(*s->hist));
-	if (!s->hist) {
+	own = calloc(s->npaths, sizeof(*own));	/* the side's files, by inode */
+	if (!s->hist || !own) {
+		free(own);
 		pp_runsel_free(&all);
 		return PP_EXIT_FAIL;
 	}
+	for (j = 0; j < s->npaths; j++)
+		if (stat(s->paths[j], &own[j]))
+			own[j].st_ino = 0;
 	for (i = 0; i < all.n; i++) {
 		struct pp_run *h = &s->hist[s->nhist];
-		char *rp = realpath(all.paths[i], NULL);
-		bool own = false;
+		struct stat st;
 
-		for (j = 0; rp && j < s->npaths && !own; j++) {
-			char *sp = realpath(s->paths[j], NULL);
-
-			own = sp && !strcmp(sp, rp);
-			free(sp);
-		}
-		free(rp);
-		if (own || pp_run_load(h, all.paths[i], err, sizeof(err)))
+		if (stat(all.paths[i], &st))
+			continue;
+		for (j = 0; j < s->npaths; j++)
+			if (own[j].st_ino == st.st_ino && own[j].st_dev == st.st_dev)
+				break;
+		if (j < s->npaths || pp_run_load(h, all.paths[i], err, sizeof(err)))
 			continue;
 		if (same_setup(&h->meta, m))
 			s->nhist++;
 		else
 			pp_run_free(h);
 	}
+	free(own);
 	pp_runsel_free(&all);
 	return 0;
 }
@@ -615,6 +619,17 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 	free(v);
 }
 
+/* Does a --fail-on glob name a key of either side? */
+static bool names_a_key(const char *glob, const struct row *rows, size_t nrows)
+{
+	size_t i;
+
+	for (i = 0; i < nrows; i++)
+		if (!fnmatch(glob, rows[i].pool->key, 0))
+			return true;
+	return false;
+}
+
 /* One warning: kind, what it is about, one line. */
 static void print_warning(const char *kind, const char *subject, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -684,10 +699,7 @@ static void print_warnings(const struct side *base, const struct side *new,
 				      o->strict ? "" : " (gates only with --strict)");
 	}
 	for (g = 0; g < o->nfail_on; g++) {
-		for (i = 0; i < nrows; i++)
-			if (!fnmatch(o->fail_on[g], rows[i].pool->key, 0))
-				break;
-		if (i == nrows)
+		if (!names_a_key(o->fail_on[g], rows, nrows))
 			print_warning("fail-on", o->fail_on[g],
 				      "--fail-on '%s' names no key of either side", o->fail_on[g]);
 	}
@@ -1139,10 +1151,7 @@ static void find_more(const struct side *base, const struct side *new,
 	for (i = 0; i < new->npaths; i++)
 		fd->nwarn += new->runs[i].interrupted;
 	for (g = 0; g < o->nfail_on; g++) {
-		for (i = 0; i < nrows; i++)
-			if (!fnmatch(o->fail_on[g], rows[i].pool->key, 0))
-				break;
-		if (i == nrows) {
+		if (!names_a_key(o->fail_on[g], rows, nrows)) {
 			fd->nwarn++;
 			if (!fd->incomplete[0])
 				snprintf(fd->incomplete, sizeof(fd->incomplete),
