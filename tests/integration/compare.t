@@ -162,14 +162,16 @@ ok $([ $? -eq 5 ]; echo $?) "... --strict: it gates, exit 5"
 # assumed, with one run a side.
 R=$T_TMP/rounds.json
 "$PERFPROBE" --cpu 1 --quick --no-save --rounds 2 -o "$R" run lat_syscall >/dev/null 2>&1
-check "--rounds 2: each key 2 rounds' medians over 2 x $(jq .meta.options.samples "$R") samples" jq -e '
-	.meta.options.rounds == 2 and (.results | length >= 6) and
-	all(.results[]; (.rounds | length) == 2 and (.samples | length) == 2 * $n)' \
+# (a key a round skipped as too noisy has the other round's samples only)
+check "--rounds 2: a key of both rounds has 2 rounds' medians over 2 x $(jq .meta.options.samples "$R") samples" jq -e '
+	.meta.options.rounds == 2 and any(.results[]; .rounds) and
+	all(.results[]; if .rounds then (.rounds | length) == 2 and (.samples | length) == 2 * $n
+			else (.samples | length) == $n end)' \
 	--argjson n "$(jq .meta.options.samples "$R")" "$R"
 "$PERFPROBE" compare --json "$R" "$R" >"$T_TMP/rr.json"
 check "... compared with itself: the run noise measured from 2 + 2 round medians" jq -e '
-	.comparisons[0].results | all(.base_medians == 2 and .new_medians == 2 and
-	.run_noise_measured and .change_pct == 0)' "$T_TMP/rr.json"
+	[.comparisons[0].results[] | select(.base_medians == 2)] | length > 0 and
+	all(.new_medians == 2 and .run_noise_measured and .change_pct == 0)' "$T_TMP/rr.json"
 
 # A label's saved history measures the run-to-run variation of a side of
 # one run: the other runs of its label, host, release, mode and pinning.
@@ -180,7 +182,8 @@ done
 one=$(find "$H" -name '*.json' | sort | head -n 1)
 "$PERFPROBE" --results-dir "$H" compare --json "$one" "$one" >"$T_TMP/hist.json"
 check "a run of a label with 2 more saved: its noise measured from them, counted once" jq -e '
-	.comparisons[0].results | length >= 6 and all(.history_runs == 2 and .run_noise_measured)' \
+	.comparisons[0].results | any(.history_runs == 2) and
+	all(if .history_runs == 2 then .run_noise_measured else .history_runs == 0 end)' \
 	"$T_TMP/hist.json"
 "$PERFPROBE" --results-dir "$H" compare --no-history --json "$one" "$one" >"$T_TMP/nohist.json"
 check "... --no-history: assumed again" jq -e '
