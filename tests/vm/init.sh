@@ -25,6 +25,30 @@ if [ -s /lib/modules/console-order ]; then
 		insmod "/lib/modules/$m.ko" >/dev/console 2>&1
 	done </lib/modules/console-order
 fi
+# virtio_console sets its console port up from a work item, after insmod
+# has returned: hvc_alloc() makes /dev/hvc0 before the port is on the
+# driver's console list, and a poll of an open hvc0 in between hangs the
+# tty up (get_chars: -EPIPE), so every later write fails with EIO and the
+# results are lost.  The port says it is done (guest_connected) in debugfs.
+vio_console_ready() {
+	for f in /sys/kernel/debug/virtio-ports/*; do
+		[ -f "$f" ] && grep -q '^is_console: yes' "$f" &&
+			grep -q '^guest_connected: 1' "$f" && return 0
+	done
+	return 1
+}
+if [ -s /lib/modules/console-order ]; then
+	i=0
+	until vio_console_ready || [ $i -ge 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if vio_console_ready; then
+		echo "ppvm: virtio console port ready (waited $i x 0.1 s)" >/dev/console
+	else
+		echo "ppvm: no virtio console port ready after 30 s" >/dev/console
+	fi
+fi
 out=/dev/ttyS1
 [ -c /dev/hvc0 ] && out=/dev/hvc0
 [ -c "$out" ] || out=/dev/console
