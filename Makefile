@@ -301,7 +301,8 @@ check-spec:
 kmod-style:
 	+$(Q)scripts/kmod-style.sh
 
-check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview $(O)/tests/perfprobe-planted
+check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview $(O)/tests/perfprobe-planted \
+	$(O)/tests/pp-seccomp
 
 # The parts of the completion scripts and the docs generated from the
 # option table (tools/perfprobe/options.c): `make options` writes them,
@@ -338,6 +339,12 @@ check-docs:
 $(O)/tests/pp-kview: tests/integration/pp-kview.c $(LIBS_A)
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< \
 		$(LIBS_A) $(PP_LIBS) && mv -f $@.tmp $@
+
+# A command under a seccomp filter that costs more for the calls named: a
+# known kernel slowdown for compare's verdicts (Documentation/compare.rst).
+$(O)/tests/pp-seccomp: tests/tools/pp-seccomp.c $(O)/gen/warn.cfg
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< && \
+		mv -f $@.tmp $@
 
 # The module's tests inside the QEMU guest, on the tools' netlink client:
 # static where libnl's static archives exist (the guest has no libraries),
