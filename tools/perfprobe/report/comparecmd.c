@@ -514,8 +514,8 @@ static void print_row(const struct row *r, bool changed_only_k)
 			p->dir == PP_HIGHER_IS_BETTER ? "higher" : "lower");
 	pp_print_string(PP_JSON, "group", NULL, r->group);
 	if (r->ok) {
-		pp_print_double(PP_ANY, "base_median", " %12.4g", r->st.base_median);
-		pp_print_double(PP_ANY, "new_median", " %12.4g", r->st.new_median);
+		pp_print_num(PP_ANY, "base_median", " %12s", r->st.base_median);
+		pp_print_num(PP_ANY, "new_median", " %12s", r->st.new_median);
 		pp_print_string(PP_FP, NULL, " %-6s", p->unit);
 		pp_print_double(PP_ANY, "change_pct", " %+7.1f%%", r->st.change_pct);
 		pp_print_double(PP_ANY, "lo_pct", " [%+.1f", r->st.lo_pct);
@@ -600,16 +600,16 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 	pp_print_bool(PP_JSON, "measured", NULL, measured);
 	pp_print_double(PP_JSON, "assumed_pct", NULL, o->run_noise);
 	if (n && measured) {
-		pp_print_double(PP_ANY, "median_pct",
-				"run-to-run variation: measured from the runs' and rounds' medians, median %.2g%% over the keys",
-				pp_median(v, n));
+		pp_print_num(PP_ANY, "median_pct",
+			     "run-to-run variation: measured from the runs' and rounds' medians, median %s%% over the keys",
+			     pp_median(v, n));
 		pp_print_u64(PP_ANY, "history_runs", " (with %llu earlier runs of the labels)",
 			     (unsigned long long)hist);
 		pp_print_text("\n");
 	} else if (n) {
-		pp_print_text("run-to-run variation: assumed %.2g%% (one run a side cannot show it; "
-			      "2+ runs a side, or run --rounds N, measure it; --run-noise PCT)\n",
-			      o->run_noise);
+		pp_print_num(PP_FP, NULL, "run-to-run variation: assumed %s%% (one run a side cannot "
+			     "show it; 2+ runs a side, or run --rounds N, measure it; --run-noise PCT)\n",
+			     o->run_noise);
 	}
 	pp_print_close_object();
 	free(v);
@@ -739,8 +739,10 @@ static void print_comparison(const struct side *base, const struct side *new,
 	}
 	pp_print_close_array();
 	pp_print_u64(PP_ANY, "regressions", "\n%llu regression", nreg);
-	pp_print_text("%s beyond %.4g%% at %.0f%% confidence%s%s", nreg == 1 ? "" : "s",
-		      o->threshold, PP_CMP_CONF * 100, insns ? " (instruction counts)" : "",
+	pp_print_text("%s beyond ", nreg == 1 ? "" : "s");
+	pp_print_num(PP_FP, NULL, "%s%%", o->threshold);
+	pp_print_text(" at %.0f%% confidence%s%s", PP_CMP_CONF * 100,
+		      insns ? " (instruction counts)" : "",
 		      k->gates ? "" : k->emulated_wall ?
 		      "; emulated on the wall clock, none fails the run" : "");
 	pp_print_u64(PP_ANY, "failing", ", %llu failing", fd->nfail);
@@ -793,11 +795,14 @@ static void xml_escaped(FILE *f, const char *s)
 
 static void row_summary(char *buf, size_t size, const struct row *r)
 {
+	char b[PP_NUM_LEN], nb[PP_NUM_LEN];
 	int n;
 
+	pp_fmt_num(b, sizeof(b), r->st.base_median);
+	pp_fmt_num(nb, sizeof(nb), r->st.new_median);
 	if (r->ok)
-		n = snprintf(buf, size, "%s: %.6g -> %.6g %s, %+.1f%% [%+.1f..%+.1f], %s%s%s",
-			     r->pool->key, r->st.base_median, r->st.new_median, r->pool->unit,
+		n = snprintf(buf, size, "%s: %s -> %s %s, %+.1f%% [%+.1f..%+.1f], %s%s%s",
+			     r->pool->key, b, nb, r->pool->unit,
 			     r->st.change_pct, r->st.lo_pct, r->st.hi_pct, row_verdict(r),
 			     r->unreliable ? ", unreliable: " : "",
 			     r->unreliable ? r->pool->unreliable : "");
