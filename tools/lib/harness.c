@@ -343,10 +343,12 @@ static struct pp_result *result_record(struct pp_ctx *ctx, const char *key,
 {
 	const struct pp_key_decl *d = pp_key_declared(ctx, key);
 	struct pp_result *r;
+	bool was_noisy;
 
 	if (!d)
 		return NULL;
 	r = pp_run_find_mut(ctx->run, key);
+	was_noisy = again && r && r->noisy;
 	if (again) {
 		if (r && pp_result_redo_round(r, samples, n))
 			r = NULL;
@@ -365,6 +367,10 @@ static struct pp_result *result_record(struct pp_ctx *ctx, const char *key,
 	r->kind = d->kind;
 	r->iterations = iters;
 	r->noisy = r->st.cv_pct > ctx->opts.noise_pct;
+	/* the benchmark's line counts it once, measured again or not */
+	ctx->bench_results += !again;
+	ctx->bench_noisy += r->noisy;
+	ctx->bench_noisy -= was_noisy;
 	/*
 	 * The last sampled loop's kernel view, per operation of this result:
 	 * a result may count several operations an iteration (lat_pagefault
@@ -485,7 +491,7 @@ int pp_skip(struct pp_ctx *ctx, const char *key, const char *fmt, ...)
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
 	pp_run_skip(ctx->run, key ? key : ctx->bench, reason);
-	pp_progress(ctx, "%s: skipped: %s", key ? key : ctx->bench, reason);
+	pp_notice(ctx, "%s: skipped: %s", key ? key : ctx->bench, reason);
 	return 1;
 }
 
