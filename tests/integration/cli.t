@@ -54,7 +54,7 @@ check "metadata is complete" jq -e '.meta | (.perfprobe_version | length) > 0 an
 	.online_cpus >= 1 and .memory_bytes > 0 and (.clock.resolution_ns >= 0) and
 	(.clock.read_cost_ns > 0) and (.mhz.method | length) > 0 and (.mhz.note | length) > 0 and
 	(.compiler | length) > 0 and (.command_line | test("syscall"))' "$J"
-check "progress went to stderr" grep -q 'lat_syscall-null' "$T_TMP/err"
+check "progress went to stderr" grep -q '^perfprobe: \[[0-9]*/[0-9]*\] lat_syscall: 6 results' "$T_TMP/err"
 
 # text mode: the lmbench table
 in_netns "$PERFPROBE" --quick --no-save -o "$T_TMP/o.json" syscall >"$T_TMP/table" 2>/dev/null

@@ -7,7 +7,7 @@
 # the exit code by the verdicts); every regression asserted is made by
 # altering a run's samples with jq, by a factor known to be beyond them.
 . "$(dirname "$0")/tap.sh"
-plan 72
+plan 76
 
 A=$T_TMP/a.json
 B=$T_TMP/b.json
@@ -67,6 +67,35 @@ ok $([ $? -eq 6 ] && grep -q "fail-on 'lat_sig-\*' names no key" "$T_TMP/e"; ech
 	"--fail-on 'lat_sig-*', a glob that names no key: exit 6, said"
 "$PERFPROBE" compare --fail-on 'lat_syscall-null' "$S" "$T_TMP/slow.json" >/dev/null
 ok $([ $? -eq 5 ]; echo $?) "--fail-on lat_syscall-null: exit 5"
+# The kernel view's deltas (compare.rst, "The kernel view"): the same
+# kernel view on every key of S, then on the slowed side lat_syscall-null
+# with three times the kernel time, one more syscall and switches that
+# move within what is incidental (0.001 to 0.005 an operation).
+kv='{source: "bpf", scope: "perfprobe and its children", kernel_ns_per_op: 100,
+	kernel_ns_err: 1, syscalls_per_op: 1, faults_per_op: 0, switches_per_op: 0.001,
+	offcpu_ns_per_op: 10, top_syscalls: [{name: "getppid", count_per_op: 1, ns_per_op: 100}]}'
+jq ".results |= map(.kernel = $kv)" "$S" >"$T_TMP/sk.json"
+jq ".results |= map(.kernel = $kv)" "$T_TMP/slow.json" >"$T_TMP/slowk.json"
+jq '(.results[] | select(.key == "lat_syscall-null") | .kernel) |=
+	(.kernel_ns_per_op = 300 | .syscalls_per_op = 2 | .switches_per_op = 0.005 |
+	 .offcpu_ns_per_op = 50)' "$T_TMP/slowk.json" >"$T_TMP/slowk2.json"
+"$PERFPROBE" compare "$T_TMP/sk.json" "$T_TMP/slowk.json" >"$T_TMP/k.txt"
+ok $([ "$(grep -c ' regression.*; kernel view unchanged$' "$T_TMP/k.txt")" -ge 6 ] &&
+	! grep -Eq '[+-]0(\.0+)?( [mun]?s)?(,|$)' "$T_TMP/k.txt"; echo $?) \
+	"regressions with the same kernel view: 'kernel view unchanged', no +0 delta"
+"$PERFPROBE" compare "$T_TMP/sk.json" "$T_TMP/slowk2.json" >"$T_TMP/k2.txt"
+check "the kernel view changed: only what moved beyond its noise, plain numbers" grep -Eq \
+	'^lat_syscall-null .* regression( \(noise assumed\))? \(fails\); kernel/op \+200 ns, syscalls/op \+1$' "$T_TMP/k2.txt"
+"$PERFPROBE" compare --json "$T_TMP/sk.json" "$T_TMP/slowk2.json" >"$T_TMP/k2.json"
+check "JSON: every figure of the delta, the incidental ones too" jq -e '.comparisons[0].results[] |
+	select(.key == "lat_syscall-null") | .kernel_delta | .kernel_ns_per_op == 200 and
+	.syscalls_per_op == 1 and (.switches_per_op - 0.004 | fabs) < 1e-12 and
+	.offcpu_ns_per_op == 40 and .faults_per_op == 0' "$T_TMP/k2.json"
+"$PERFPROBE" compare --json "$T_TMP/sk.json" "$T_TMP/sk.json" >"$T_TMP/kself.json"
+check "JSON: kernel_delta on every row where both sides have a view, same and noisy ones too" \
+	jq -e '.comparisons[0].results | length >= 6 and
+		all(.verdict != "regression" and .kernel_delta.kernel_ns_per_op == 0)' "$T_TMP/kself.json"
+
 "$PERFPROBE" compare --sort "$S" "$T_TMP/slow.json" "$T_TMP/fast.json" >"$T_TMP/two.txt"
 ok $([ $? -eq 5 ]; echo $?) "two new sides, one regressed: exit 5"
 check "... both compared" test "$(grep -c '^new:' "$T_TMP/two.txt")" -eq 2

@@ -18,7 +18,7 @@ good() {
 }
 
 J=$T_TMP/ctx.json
-"$PERFPROBE" --quick --json --no-save --cpu 0 run lat_ctx >"$J" 2>"$T_TMP/err"
+"$PERFPROBE" -v --quick --json --no-save --cpu 0 run lat_ctx >"$J" 2>"$T_TMP/err"
 rc=$?
 want=$(run_rc "$J")
 ok $([ "$rc" = "$want" ]; echo $?) \

@@ -36,7 +36,7 @@ for f in bin/perfprobe libexec/perfprobe/perfprobe-lean libexec/perfprobe/perfpr
 	[ -s "$S/usr/$f" ] || miss="$miss $f"
 done
 ok $([ -z "$miss" ]; echo $?) "installed: binary, helpers, man pages, completion, docs${miss:+ (missing:$miss)}"
-"$S/usr/bin/perfprobe" --quick --no-save run lat_proc >"$T_TMP/lp" 2>&1
+"$S/usr/bin/perfprobe" -v --quick --no-save run lat_proc >"$T_TMP/lp" 2>&1
 check "the installed binary runs lat_proc from its lean helper in libexec" \
 	grep -q 'lat_proc-process: perfprobe-lean, static' "$T_TMP/lp"
 

@@ -6,14 +6,15 @@
 . "$(dirname "$0")/tap.sh"
 plan 15
 
-# interrupt SIG NUM: run until the second benchmark starts, then signal it
+# interrupt SIG NUM: run until the first benchmark's line says it ended,
+# the second starting, then signal it
 interrupt() {
 	local sig=$1 num=$2 out=$T_TMP/$1 pid rc i
 	"$PERFPROBE" --no-save --json -o "$out.json" run lat_syscall lat_sig lat_pipe lat_ctx \
 		>"$out.stdout" 2>"$out.err" &
 	pid=$!
 	for i in $(seq 1 1500); do
-		grep -q '\[2/4\]' "$out.err" && break
+		grep -q '\[1/4\] lat_syscall: ' "$out.err" && break
 		sleep 0.02
 	done
 	kill -"$sig" "$pid"

@@ -22,7 +22,7 @@ between() { awk -v a="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(a >= lo && a <= 
 
 # --- between processes, no network ---
 J=$T_TMP/local.json
-"$PERFPROBE" --quick --json --no-save run lat_pipe lat_unix bw_pipe bw_unix \
+"$PERFPROBE" -v --quick --json --no-save run lat_pipe lat_unix bw_pipe bw_unix \
 	>"$J" 2>"$T_TMP/err"
 rc=$?
 ok $(( rc == 0 ? 0 : 1 )) "lat_pipe lat_unix bw_pipe bw_unix --quick exit 0 (got $rc)"
@@ -38,7 +38,7 @@ check "where the helper ran is reported" grep -q \
 
 # --cpu: perfprobe and its helper on that CPU
 P=$T_TMP/pin.json
-"$PERFPROBE" --quick --json --no-save --cpu 0 run lat_pipe >"$P" 2>"$T_TMP/pin.err"
+"$PERFPROBE" -v --quick --json --no-save --cpu 0 run lat_pipe >"$P" 2>"$T_TMP/pin.err"
 check "--cpu 0: lat_pipe ran on CPU 0" \
 	jq -e '.results[0].cpu.first == 0 and .results[0].cpu.last == 0' "$P"
 check "--cpu 0: the helper ran on CPU 0 too" grep -q \

@@ -8,7 +8,7 @@
 # after SIGINT.  Skipped, with the reason, where BPF is not usable.
 . "$(dirname "$0")/tap.sh"
 . "$(dirname "$0")/../lib/bpf.sh"
-NTESTS=31
+NTESTS=34
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -78,9 +78,30 @@ done
 pp --quick --cpu 1 --kernel-view=bpf run lat_syscall >"$T_TMP/sc.txt" 2>/dev/null
 check "text: the Kernel view block names the backend and the scope" \
 	grep -q '^Kernel view (bpf, perfprobe and its children), per operation' "$T_TMP/sc.txt"
-check "text: lat_syscall-null's line, with its probe cost" \
-	grep -Eq '^  lat_syscall-null +1 syscalls/op, kernel [0-9.]+ [nu]s/op( \+-[0-9.e+-]+ [nu]s)? \(probes' "$T_TMP/sc.txt"
+check "text: lat_syscall-null's one line, with its probe cost and its one kind of call" \
+	grep -Eq '^  lat_syscall-null +1 syscalls/op, kernel [0-9.]+ [nu]s/op( \(probes \+[0-9.]+ [nu]?s\))?; getppid$' \
+	"$T_TMP/sc.txt"
 sed -n '/^Kernel view/,/^$/p' "$T_TMP/sc.txt" | head -8 | sed 's/^/# /'
+# Figures in plain notation; nothing under 0.01 an operation, no "below
+# the noise"; the groups not measured here named on one line, without
+# the reasons (kernel-view status gives them).
+sed -n '/^Kernel view/,/^$/p' "$T_TMP/sc.txt" >"$T_TMP/block"
+want="not measured here: $(echo $miss | sed 's/ /, /g') (perfprobe kernel-view status says why)"
+ok $(! grep -Eq '[0-9]e[-+]?[0-9]' "$T_TMP/block" &&
+	! grep -Eq '(^|[ ,;])0(\.00[0-9]*)? [a-z]+/op|below the noise|inside the window' "$T_TMP/block" &&
+	if [ -n "$miss" ]; then [ "$(grep -c 'not measured' "$T_TMP/block")" -eq 1 ] &&
+		grep -qxF "  $want" "$T_TMP/block"; else ! grep -q 'not measured' "$T_TMP/block"; fi
+	echo $?) "text: no exponent, no figure under 0.01/op, one line for what is not measured here"
+pp -v --quick --cpu 1 --kernel-view=bpf run lat_syscall bw_pipe >"$T_TMP/v.txt" 2>"$T_TMP/v.err"
+sed -n '/^Kernel view/,/^$/p' "$T_TMP/v.txt" >"$T_TMP/vblock"
+ok $([ "$(grep -Ec '^  (lat_syscall-[a-z]+|bw_pipe) ' "$T_TMP/vblock")" -eq 7 ] &&
+	[ "$(grep -c 'switches/op\|faults/op' "$T_TMP/vblock")" -eq 7 ] &&
+	grep -q 'inside the window, taken out' "$T_TMP/vblock"; echo $?) \
+	"-v: every key with every figure, zeros and the probes' share included"
+ok $(! grep -Eq '[0-9]e[-+]?[0-9]' "$T_TMP/vblock" &&
+	! grep -E '^perfprobe: \[[0-9]+/[0-9]+\] [a-z_-]+ +[-0-9.e+]+ ' "$T_TMP/v.err" |
+		grep -Eq '[0-9]e[-+]?[0-9]'; echo $?) \
+	"-v: no exponent in the kernel view or the result lines (bw_pipe in MB/s)"
 
 # Two processes on one CPU: the partner, forked before the trace
 # started, is traced too; each round trip hands the CPU over twice.  At

@@ -51,7 +51,7 @@ rfc_ok() {
 J=$T_TMP/lo.json
 if unshare -n true 2>/dev/null; then
 	start=$(date +%s.%N)
-	unshare -n sh -c 'ip link set lo up && exec "$0" --quick --json --no-save run net' \
+	unshare -n sh -c 'ip link set lo up && exec "$0" -v --quick --json --no-save run net' \
 		"$PERFPROBE" >"$J" 2>"$T_TMP/lo.err"
 	rc=$?
 	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -204,7 +204,7 @@ ok $(kill -0 "$NS_PID" 2>/dev/null; echo $?) "the netserver is still running"
 
 V=$T_TMP/veth.json
 ip netns exec "$B" env PERFPROBE_NETSERVER=192.0.2.1 PERFPROBE_NETSERVER6="[2001:db8::1]:$PORT" \
-	PERFPROBE_NET_DURATION_MS=300 "$PERFPROBE" --quick --json --no-save run net \
+	PERFPROBE_NET_DURATION_MS=300 "$PERFPROBE" -v --quick --json --no-save run net \
 	>"$V" 2>"$T_TMP/veth.err"
 rc=$?
 want=$(run_rc "$V")

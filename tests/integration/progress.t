@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Progress on long work: on a terminal (a pseudo-terminal from script(1))
-# one status line redrawn in place under the result lines, with the
-# benchmark, the time elapsed and, after the first benchmark, the time
-# left; removed at the end.  Plain lines when stderr is not a terminal;
-# none with --quiet (errors still).
+# Progress on long work (cli.rst, "Progress"): one line a benchmark when
+# it ends; on a terminal (a pseudo-terminal from script(1)) one status
+# line redrawn in place under them, with the benchmark, the time elapsed,
+# its results so far and, after the first benchmark, the time left;
+# removed at the end.  Each result, placement and resampling note only
+# with -v.  Plain lines when stderr is not a terminal; nothing with
+# --quiet on a clean run (errors still).
 . "$(dirname "$0")/tap.sh"
-plan 7
+plan 12
 
 command -v script >/dev/null || skip_rest "no script(1) (util-linux)"
 TERM=xterm script -qec "$PERFPROBE --quick --no-save -o $T_TMP/tty.json run lat_syscall lat_sig" \
@@ -18,17 +20,48 @@ want=$(run_rc "$T_TMP/tty.json")
 ok $([ "$rc" = "$want" ]; echo $?) \
 	"run under a pseudo-terminal: the exit its document gives, 0 or 4 with the skips (got $rc, want ${want:-?})"
 check "the status line: redrawn in place (CR, erase line), benchmark i of N, elapsed" \
-	grep -aqE $'\r\033\\[Kperfprobe: \\[1/2\\] lat_syscall  [0-9]+:[0-9]{2} elapsed' "$T_TMP/tty"
+	grep -aqE $'\r\033\\[Kperfprobe: \\[1/2\\] lat_syscall  [0-9]+:[0-9]{2} elapsed; [0-9]+ results' "$T_TMP/tty"
 check "from the second benchmark on: the time left" \
 	grep -aqE $'perfprobe: \\[2/2\\] lat_sig  [0-9]+:[0-9]{2} elapsed, ~[0-9]+:[0-9]{2} left' "$T_TMP/tty"
-check "the result lines above it, each whole" \
-	grep -aqE $'^perfprobe: \\[1/2\\] lat_syscall-null +[0-9.]+ us' <(tr '\r' '\n' <"$T_TMP/tty" | sed $'s/^\033\\[K//')
-check "removed before the summary: the last status is erased, the table follows" sh -c \
-	"tr '\r' '\n' <'$T_TMP/tty' | grep -a -A3 'lat_sig-catch' | tail -n +2 | grep -aqv 'elapsed'"
-"$PERFPROBE" --quick --no-save run lat_syscall 2>"$T_TMP/plain" >/dev/null
+check "the benchmark's line above it, whole" \
+	grep -aqE $'^perfprobe: \\[1/2\\] lat_syscall: 6 results(, [0-9]+ noisy)?, [0-9.]+ [mu]?s$' \
+	<(tr '\r' '\n' <"$T_TMP/tty" | sed $'s/^\033\\[K//')
+tty=$(<"$T_TMP/tty")
+after=${tty##*elapsed}
+ok $([[ $after == *$'\r\033[K'*'Processor, Processes'* ]]; echo $?) \
+	"removed before the summary: the last status is erased, the table follows"
+
+# Not a terminal: the invariant, one line a benchmark besides the two
+# header lines (the kernel view, the run's plan) and the skips.
+set -- lat_syscall lat_sig lat_pipe bw_pipe
+"$PERFPROBE" --quick --no-save -o "$T_TMP/plain.json" run "$@" 2>"$T_TMP/plain" >/dev/null
 ok $(! grep -q $'\033' "$T_TMP/plain" && ! grep -q $'\r' "$T_TMP/plain" &&
-	grep -q '^perfprobe: \[1/1\] lat_syscall-null' "$T_TMP/plain"; echo $?) \
+	grep -q '^perfprobe: \[1/4\] lat_syscall: 6 results' "$T_TMP/plain"; echo $?) \
 	"stderr not a terminal: plain lines, no escapes"
+n=$(grep -vc 'skipped: ' "$T_TMP/plain")
+ok $([ "$n" -le $(( $# + 2 )) ]; echo $?) \
+	"$# benchmarks: at most $(( $# + 2 )) lines on stderr besides the skips (got $n)"
+bad=""
+for b in "$@"; do
+	c=$(grep -c "^perfprobe: \[[1-4]/4\] $b: " "$T_TMP/plain")
+	jq -e --arg b "$b" '.results | any(.key | startswith($b))' "$T_TMP/plain.json" >/dev/null &&
+		[ "$c" -ne 1 ] && bad="$bad $b($c)"
+done
+ok $([ -z "$bad" ]; echo $?) "one line for each benchmark that measured something${bad:+ (not:$bad)}"
+ok $(! grep -qE 'placement|measuring again|n=[0-9]+, cv|spread' "$T_TMP/plain"; echo $?) \
+	"no result, placement or resampling line without -v"
+
+"$PERFPROBE" -v --quick --no-save run lat_pipe 2>"$T_TMP/v" >/dev/null
+ok $(grep -qE '^perfprobe: \[1/1\] lat_pipe +[0-9.]+ us +\(n=5, cv' "$T_TMP/v" &&
+	grep -q '^perfprobe: \[1/1\] lat_pipe: placement' "$T_TMP/v" &&
+	grep -q '^perfprobe: \[1/1\] lat_pipe: 1 result' "$T_TMP/v"; echo $?) \
+	"-v: each result, its placement, then the benchmark's line"
+
 TERM=xterm script -qec "$PERFPROBE --quiet --quick --no-save run lat_syscall" /dev/null >"$T_TMP/q" 2>&1
 ok $(! grep -aq '\[1/1\]' "$T_TMP/q" && ! grep -aq 'elapsed' "$T_TMP/q" &&
-	grep -aq 'lat_syscall-null' "$T_TMP/q"; echo $?) "--quiet: no progress, the results still printed"
+	grep -aq '^Processor, Processes' "$T_TMP/q"; echo $?) "--quiet: no progress, the results still printed"
+"$PERFPROBE" --quiet --quick -o "$T_TMP/quiet.json" --results-dir "$T_TMP/res" run lat_syscall lat_pipe \
+	2>"$T_TMP/qe" >/dev/null
+rc=$?
+ok $([ "$rc" -eq "$(run_rc "$T_TMP/quiet.json")" ] && [ ! -s "$T_TMP/qe" ]; echo $?) \
+	"--quiet, the run saved: nothing on stderr (exit $rc, $(wc -l <"$T_TMP/qe") lines)"

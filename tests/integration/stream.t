@@ -12,7 +12,7 @@ KEYS="stream-copy stream-scale stream-add stream-triad
 v() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$2"; }
 
 J=$T_TMP/stream.json
-"$PERFPROBE" --quick --json --no-save run stream >"$J" 2>"$T_TMP/err"
+"$PERFPROBE" -v --quick --json --no-save run stream >"$J" 2>"$T_TMP/err"
 rc=$?
 ok $(( rc == 0 ? 0 : 1 )) "perfprobe --quick run stream exits 0 (got $rc)"
 

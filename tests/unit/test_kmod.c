@@ -589,7 +589,7 @@ static void test_stats_print(void **state)
 
 	/* text: one bar per non-empty bucket, the fullest 40 wide */
 	render_stats(&st, false, "  ", &buf);
-	assert_non_null(strstr(buf, "  [1.02 us, 2.05 us)            990 |"
+	assert_non_null(strstr(buf, "  [1.024 us, 2.048 us)          990 |"
 				"########################################\n"));
 	for (line = buf, n = 0; (line = strchr(line, '\n')); line++)
 		n++;

@@ -243,6 +243,46 @@ static void test_depth_and_restart(void **state)
 	free(c.buf);
 }
 
+/* Figures for people: 4 significant digits, plain, never an exponent. */
+static void test_fmt_num(void **state)
+{
+	static const struct {
+		double v;
+		const char *text;
+	} num[] = {
+		{ 109412.7, "109400" }, { 2.0694, "2.069" }, { 2.28, "2.28" },
+		{ 3069, "3069" }, { 0.000718, "0.000718" }, { 0.00071849, "0.0007185" },
+		{ 1, "1" }, { 0, "0" }, { -0.0, "0" }, { -12.3456, "-12.35" },
+		{ 9999.6, "10000" }, { 0.99996, "1" }, { 1.234567e9, "1235000000" },
+		{ 1e-300, "0" }, { NAN, "-" },
+	};
+	static const struct {
+		double ns;
+		const char *text;
+	} dur[] = {
+		{ 0.376, "0.376 ns" }, { 850, "850 ns" }, { 1024.4, "1.024 us" },
+		{ 3.5e6, "3.5 ms" }, { 2e9, "2 s" }, { -29812, "-29.81 us" },
+		{ NAN, "-" },
+	};
+	char buf[PP_NUM_LEN + 4];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(num); i++) {
+		pp_fmt_num(buf, sizeof(buf), num[i].v);
+		assert_string_equal(buf, num[i].text);
+	}
+	for (i = 0; i < ARRAY_SIZE(dur); i++) {
+		pp_fmt_ns(buf, sizeof(buf), dur[i].ns);
+		assert_string_equal(buf, dur[i].text);
+	}
+	/* the largest figure it promises fits */
+	pp_fmt_num(buf, PP_NUM_LEN, -9.999e19);
+	assert_string_equal(buf, "-99990000000000000000");
+	pp_fmt_num(buf, PP_NUM_LEN, -1.234e-12);
+	assert_string_equal(buf, "-0.000000000001234");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_misuse),
 		cmocka_unit_test(test_depth_and_restart),
+		cmocka_unit_test(test_fmt_num),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

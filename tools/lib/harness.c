@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "cpuhog.h"
 #include "harness.h"
+#include "print.h"
 
 #define CALIB_MAX_ROUNDS	40
 #define MAX_ITERS		1000000000000ull
@@ -269,16 +270,19 @@ bool pp_sampling_net(struct pp_sampling *s, double overhead_ns, double per)
 
 int pp_sample_err(struct pp_ctx *ctx, const char *key, int err)
 {
-	if (err == -EDOM)
-		return pp_skip(ctx, key, "a sample at or below the empty loop's %.3g ns in each "
-			       "of %d measurements: too noisy here",
-			       ctx->run->meta.loop_overhead_ns, PP_NET_ATTEMPTS);
-	return pp_fail(ctx, "%s: %s", key, strerror(-err));
+	char ns[PP_NUM_LEN + 4];
+
+	if (err != -EDOM)
+		return pp_fail(ctx, "%s: %s", key, strerror(-err));
+	pp_fmt_ns(ns, sizeof(ns), ctx->run->meta.loop_overhead_ns);
+	return pp_skip(ctx, key, "a sample at or below the empty loop's %s in each of %d "
+		       "measurements: too noisy here", ns, PP_NET_ATTEMPTS);
 }
 
 int pp_sample_net(struct pp_ctx *ctx, const char *key, pp_measure_fn measure,
 		  void *arg, double per, struct pp_sampling *s)
 {
+	char ns[PP_NUM_LEN + 4];
 	double overhead = 0;
 	unsigned int attempt;
 	int ret;
@@ -289,20 +293,22 @@ int pp_sample_net(struct pp_ctx *ctx, const char *key, pp_measure_fn measure,
 			return pp_sample_err(ctx, key, ret);
 		if (pp_sampling_net(s, overhead, per))
 			return 0;
+		pp_fmt_ns(ns, sizeof(ns), overhead);
 		if (attempt + 1 < PP_NET_ATTEMPTS)
 			pp_progress(ctx, "%s: a sample at or below the overhead taken out of "
-				    "it (%.4g us): measuring again", key, overhead * 1e-3);
+				    "it (%s): measuring again", key, ns);
 	}
 	return pp_skip(ctx, key, "a sample at or below the overhead taken out of it "
-		       "(%.4g us) in each of %d measurements: too noisy here",
-		       overhead * 1e-3, PP_NET_ATTEMPTS);
+		       "(%s) in each of %d measurements: too noisy here", ns, PP_NET_ATTEMPTS);
 }
 
 static void print_result(struct pp_ctx *ctx, const struct pp_result *r)
 {
-	pp_progress(ctx, "%-28s %10.4g %-5s (n=%zu, cv %.1f%%%s)", r->key,
-		    r->value, r->unit, r->nsamples, r->st.cv_pct,
-		    r->noisy ? ", NOISY" : "");
+	char v[PP_NUM_LEN];
+
+	pp_fmt_num(v, sizeof(v), r->value);
+	pp_progress(ctx, "%-28s %10s %-5s (n=%zu, cv %.1f%%%s)", r->key, v, r->unit,
+		    r->nsamples, r->st.cv_pct, r->noisy ? ", NOISY" : "");
 }
 
 const struct pp_key_decl *pp_key_declared(struct pp_ctx *ctx, const char *key)
@@ -337,10 +343,12 @@ static struct pp_result *result_record(struct pp_ctx *ctx, const char *key,
 {
 	const struct pp_key_decl *d = pp_key_declared(ctx, key);
 	struct pp_result *r;
+	bool was_noisy;
 
 	if (!d)
 		return NULL;
 	r = pp_run_find_mut(ctx->run, key);
+	was_noisy = again && r && r->noisy;
 	if (again) {
 		if (r && pp_result_redo_round(r, samples, n))
 			r = NULL;
@@ -359,6 +367,10 @@ static struct pp_result *result_record(struct pp_ctx *ctx, const char *key,
 	r->kind = d->kind;
 	r->iterations = iters;
 	r->noisy = r->st.cv_pct > ctx->opts.noise_pct;
+	/* the benchmark's line counts it once, measured again or not */
+	ctx->bench_results += !again;
+	ctx->bench_noisy += r->noisy;
+	ctx->bench_noisy -= was_noisy;
 	/*
 	 * The last sampled loop's kernel view, per operation of this result:
 	 * a result may count several operations an iteration (lat_pagefault
@@ -479,7 +491,7 @@ int pp_skip(struct pp_ctx *ctx, const char *key, const char *fmt, ...)
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
 	pp_run_skip(ctx->run, key ? key : ctx->bench, reason);
-	pp_progress(ctx, "%s: skipped: %s", key ? key : ctx->bench, reason);
+	pp_notice(ctx, "%s: skipped: %s", key ? key : ctx->bench, reason);
 	return 1;
 }
 

@@ -77,6 +77,10 @@ struct pp_ctx {
 	unsigned int done, total;	/* progress, in benchmarks */
 	unsigned int round;		/* run --rounds: this one, from 0 */
 	uint64_t start_ns, bench_ns;	/* when the run, the benchmark began */
+	/* the benchmark's results so far, how many of them are noisy */
+	unsigned int bench_results, bench_noisy;
+	size_t bench_skips;		/* the run's skips when it began */
+	bool bench_failed;		/* its failure was said */
 	char failmsg[256];
 	pp_kview_fn kview;
 	/* the last sampled loop's kernel view, for the result that reports it */
@@ -210,14 +214,32 @@ void pp_info(struct pp_ctx *ctx, const char *name, const char *fmt, ...)
 /* Failed: message kept for the summary; returns -1. */
 int pp_fail(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 
-/* progress.c: progress on stderr. */
+/*
+ * progress.c: progress on stderr, "perfprobe: [i/N] ..." lines, none of
+ * them with --quiet (errors are pp_err()'s, always):
+ *
+ *   pp_progress_end()	a benchmark's one line: its results, how many are
+ *			noisy or skipped, its time;
+ *   pp_notice()	what is left out or measured less well than asked:
+ *			a skip, a cache that could not be dropped;
+ *   pp_progress()	the detail, with -v only: each result, placement,
+ *			"measuring again", the notes on a sampling.
+ *
+ * Every call redraws the status line of a terminal.
+ */
 void pp_progress(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
+void pp_notice(struct pp_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 /*
  * Benchmark i begins: the progress lines say i + 1 of ctx->total, and on
- * a terminal the status line its elapsed time and an estimate of what is
- * left.  pp_status_end() when the run is over.
+ * a terminal the status line its elapsed time, its results so far and an
+ * estimate of what is left.  pp_status_end() when the run is over.
  */
 void pp_progress_begin(struct pp_ctx *ctx, unsigned int i);
+/*
+ * It ended: its line, unless it measured nothing and a skip or its
+ * failure (ctx->bench_failed) said so already.
+ */
+void pp_progress_end(struct pp_ctx *ctx);
 
 /*
  * tmpdir.c: temporary files and directories of a benchmark.  They are

@@ -202,6 +202,18 @@ void pp_print_double(int mode, const char *key, const char *fmt, double v)
 		fprintf(pr.f, fmt, v);
 }
 
+void pp_print_num(int mode, const char *key, const char *fmt, double v)
+{
+	char buf[PP_NUM_LEN];
+
+	if (want_json(mode))
+		put(key, isfinite(v) ? json_real(v) : json_null());
+	if (want_text(mode, fmt)) {
+		pp_fmt_num(buf, sizeof(buf), v);
+		fprintf(pr.f, fmt, buf);
+	}
+}
+
 /* JSON strings are UTF-8: a command line or a file name may not be. */
 static json_t *json_str(const char *v)
 {
@@ -246,21 +258,59 @@ void pp_print_null(int mode, const char *key, const char *fmt, const char *text)
 		fprintf(pr.f, fmt, text ? text : "-");
 }
 
+void pp_fmt_num(char *buf, size_t size, double v)
+{
+	double a = fabs(v), q;
+	int dec;
+	char *p;
+
+	if (isnan(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (isinf(v) || a == 0) {
+		snprintf(buf, size, isinf(v) ? "%.0f" : "0", v);
+		return;
+	}
+	/* the decimals that keep PP_NUM_DIGITS digits; none: round to tens, ... */
+	dec = PP_NUM_DIGITS - 1 - (int)floor(log10(a));
+	if (dec <= 0) {
+		q = pow(10, -dec);
+		snprintf(buf, size, "%.0f", round(v / q) * q);
+		return;
+	}
+	snprintf(buf, size, "%.*f", dec, v);
+	p = strchr(buf, '.');
+	if (!p)
+		return;
+	p += strlen(p);
+	while (p[-1] == '0')
+		*--p = '\0';
+	if (p[-1] == '.')
+		p[-1] = '\0';
+}
+
 void pp_fmt_ns(char *buf, size_t size, double ns)
 {
-	if (ns < 1e3)
-		snprintf(buf, size, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, size, "%.3g us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, size, "%.3g ms", ns / 1e6);
+	static const struct {
+		double scale;
+		const char *unit;
+	} u[] = { { 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" } };
+	char num[PP_NUM_LEN];
+	size_t i = 0;
+
+	while (i + 1 < ARRAY_SIZE(u) && fabs(ns) >= u[i + 1].scale)
+		i++;
+	pp_fmt_num(num, sizeof(num), ns / u[i].scale);
+	if (isnan(ns))
+		snprintf(buf, size, "%s", num);
 	else
-		snprintf(buf, size, "%.3g s", ns / 1e9);
+		snprintf(buf, size, "%s %s", num, u[i].unit);
 }
 
 void pp_print_ns(int mode, const char *key, const char *fmt, uint64_t ns)
 {
-	char buf[32];
+	char buf[PP_NUM_LEN + 4];
 
 	if (want_json(mode))
 		put(key, json_u64(ns));

@@ -52,7 +52,17 @@ void pp_print_start(FILE *f, bool json);
 int pp_print_end(void);
 bool pp_print_json(void);
 
-/* A duration for people: "850 ns", "1.02 us", "3.5 ms", "2 s". */
+/*
+ * Numbers for people, the one way every text output writes a figure:
+ * PP_NUM_DIGITS significant digits in plain notation, never an
+ * exponent, trailing zeros after the point dropped: 109400, 2.069,
+ * 0.000718, 0 ("-" when NaN: a figure that is absent).  A buffer of
+ * PP_NUM_LEN holds any figure below 1e20 and down to 1e-12.
+ */
+#define PP_NUM_DIGITS		4
+#define PP_NUM_LEN		40
+void pp_fmt_num(char *buf, size_t size, double v);
+/* A duration the same way: "850 ns", "1.024 us", "3.5 ms", "2 s". */
 void pp_fmt_ns(char *buf, size_t size, double ns);
 
 #define PP_PRINT_DEPTH		16
@@ -67,6 +77,8 @@ void pp_print_uint(int mode, const char *key, const char *fmt, unsigned int v);
 void pp_print_int(int mode, const char *key, const char *fmt, int v);
 /* Not finite: JSON null. */
 void pp_print_double(int mode, const char *key, const char *fmt, double v);
+/* The same in JSON; in text fmt with the figure as pp_fmt_num() (a %s). */
+void pp_print_num(int mode, const char *key, const char *fmt, double v);
 /* NULL: JSON null, "-" in text.  Bytes that are not UTF-8 become '?'. */
 void pp_print_string(int mode, const char *key, const char *fmt, const char *v);
 void pp_print_bool(int mode, const char *key, const char *fmt, bool v);

@@ -55,6 +55,16 @@ int pp_kind_parse(const char *name, enum pp_kind *kind);
  */
 #define PP_KSIDE_TOP		5
 
+/*
+ * What text leaves out as incidental to the operation measured: a count
+ * under one in a hundred operations (a timer tick, a first touch) with
+ * the time that goes with it, and less than a byte a operation copied.
+ * The kernel view's block shows figures from there up, compare's deltas
+ * changes of that size; JSON has every figure.
+ */
+#define PP_KSIDE_COUNT_MIN	0.01
+#define PP_KSIDE_BYTES_MIN	1.0
+
 struct pp_kside_sys {
 	char name[24];
 	double count_per_op;

@@ -476,9 +476,11 @@ static bool run_one(struct pp_ctx *ctx, struct pp_run *run, const struct pp_benc
 	}
 	if (r < 0) {
 		why = ctx->failmsg[0] ? ctx->failmsg : "unknown error";
-		pp_err("%s: failed: %s", b->name, why);
+		pp_err("[%u/%u] %s: failed: %s", done + 1, ctx->total, b->name, why);
 		pp_run_fail(run, b->name, why);
+		ctx->bench_failed = true;
 	}
+	pp_progress_end(ctx);
 	return true;
 }
 

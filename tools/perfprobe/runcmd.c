@@ -123,7 +123,8 @@ static int save_results(const struct pp_cli *cli, struct pp_ctx *ctx, const char
 		/* Only a directory the user asked for makes the run fail. */
 		return cli->results_dir ? -1 : ret;
 	}
-	fprintf(stderr, "perfprobe: results saved to %s\n", path);
+	if (!ctx->opts.quiet)
+		pp_err("results saved to %s", path);
 	return ret;
 }
 

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "print.h"
 #include "stats.h"
 #include "benchlib/ipc.h"
 
@@ -292,7 +293,7 @@ static int measure_ring(struct pp_ctx *ctx, void *arg, unsigned int attempt,
 static bool below_0k(struct pp_ctx *ctx, unsigned int procs, const struct pp_sampling *s,
 		     char *why, size_t len)
 {
-	char key0[PP_KEY_MAX];
+	char key0[PP_KEY_MAX], a[PP_NUM_LEN], b[PP_NUM_LEN];
 	const struct pp_result *r0;
 	double us, tol;
 
@@ -304,8 +305,10 @@ static bool below_0k(struct pp_ctx *ctx, unsigned int procs, const struct pp_sam
 	if (!pp_below_beyond_noise(us, pp_cv_pct(s->ns_per_op, s->n), r0->value, r0->st.cv_pct,
 				   CTX_FLOOR_PCT, &tol))
 		return false;
-	snprintf(why, len, "%.3g us is below %s's %.3g us by more than the noise (%.0f%%)", us,
-		 key0, r0->value, tol);
+	pp_fmt_num(a, sizeof(a), us);
+	pp_fmt_num(b, sizeof(b), r0->value);
+	snprintf(why, len, "%s us is below %s's %s us by more than the noise (%.0f%%)", a, key0,
+		 b, tol);
 	return true;
 }
 
@@ -317,7 +320,7 @@ static int one_ring(struct pp_ctx *ctx, struct ring *r, unsigned int procs,
 	char key[PP_KEY_MAX];
 	int ret;
 
-	char why[PP_KEY_MAX + 96];
+	char why[PP_KEY_MAX + 2 * PP_NUM_LEN + 64];
 	unsigned int a;
 
 	snprintf(key, sizeof(key), "lat_ctx-%u-%zuk", procs, bytes / 1024);

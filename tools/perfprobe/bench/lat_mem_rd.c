@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "print.h"
 #include "benchlib/caches.h"
 
 #define LOADS_PER_ITER	100
@@ -265,12 +266,15 @@ static bool below_point(const struct point *ref, const char *what, const struct 
 			unsigned int n, char *why, size_t len)
 {
 	double v = pp_median(pt->ns, n), base = pp_median(ref->ns, n), tol;
+	char a[PP_NUM_LEN], b[PP_NUM_LEN];
 
 	if (!pp_below_beyond_noise(v, pp_cv_pct(pt->ns, n), base, pp_cv_pct(ref->ns, n),
 				   MEMRD_FLOOR_PCT, &tol))
 		return false;
-	snprintf(why, len, "%.3g ns is below the %zu-byte array's %.3g ns (%s) by more "
-		 "than the noise (%.0f%%)", v, ref->size, base, what, tol);
+	pp_fmt_num(a, sizeof(a), v);
+	pp_fmt_num(b, sizeof(b), base);
+	snprintf(why, len, "%s ns is below the %zu-byte array's %s ns (%s) by more than the "
+		 "noise (%.0f%%)", a, ref->size, b, what, tol);
 	return true;
 }
 
@@ -304,7 +308,7 @@ static void **build_chain(struct mem *m, const struct curve *cv, size_t size)
 static int measure_point(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 			 void **start, const char *key, struct point *pt)
 {
-	char why[160];
+	char why[2 * PP_NUM_LEN + 160];
 	unsigned int a;
 	bool l1;
 

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "print.h"
 #include "benchlib/ipc.h"
 #include "net/netclient.h"
 
@@ -174,7 +175,7 @@ static int report_pct(struct net_run *nr, const char *base, const char *name,
 		      const double *v, unsigned int n, double floor_us,
 		      const struct pp_net_out *o)
 {
-	char key[PP_KEY_MAX];
+	char key[PP_KEY_MAX], a[PP_NUM_LEN], b[PP_NUM_LEN];
 	unsigned int i;
 
 	snprintf(key, sizeof(key), "%s-%s", base, name);
@@ -184,8 +185,10 @@ static int report_pct(struct net_run *nr, const char *base, const char *name,
 	}
 	for (i = 0; i < n; i++) {
 		if (v[i] < floor_us) {
-			pp_skip(nr->ctx, key, "%.3g us is below the clock's read cost (%.3g ns): "
-				"impossible, not reported", v[i], floor_us * 1000.0);
+			pp_fmt_num(a, sizeof(a), v[i]);
+			pp_fmt_num(b, sizeof(b), floor_us * 1000.0);
+			pp_skip(nr->ctx, key, "%s us is below the clock's read cost (%s ns): "
+				"impossible, not reported", a, b);
 			return 0;
 		}
 	}

@@ -226,8 +226,8 @@ static int evict(struct pp_ctx *ctx, const struct st_opts *o, char paths[][ST_PA
 			worst = pct;
 	}
 	if (worst > 5)
-		pp_progress(ctx, "%s: up to %.0f%% of a file still cached: reads partly from RAM",
-			    key, worst);
+		pp_notice(ctx, "%s: up to %.0f%% of a file still cached: reads partly from RAM",
+			  key, worst);
 	return 0;
 }
 

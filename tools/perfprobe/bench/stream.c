@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "print.h"
 #include "stats.h"
 #include "benchlib/caches.h"
 
@@ -327,6 +328,7 @@ static int report_best(struct pp_ctx *ctx, const char *key, const double *v,
 		       unsigned int n, uint64_t iters, int cpu_lo, int cpu_hi)
 {
 	struct pp_result *r = pp_result_add(ctx, key, v, n, iters);
+	char best[PP_NUM_LEN], avg[PP_NUM_LEN], min[PP_NUM_LEN];
 
 	if (!r)
 		return -1;
@@ -334,8 +336,11 @@ static int report_best(struct pp_ctx *ctx, const char *key, const double *v,
 	r->cpu_last = cpu_hi;
 	r->value = r->st.max;
 	pp_kside_clear(&r->k);	/* the kernel view is shown once, with the median's key */
-	pp_progress(ctx, "%-28s %10.4g %-5s (best of %u, avg %.4g, min %.4g)", key, r->value,
-		    r->unit, n, r->st.mean, r->st.min);
+	pp_fmt_num(best, sizeof(best), r->value);
+	pp_fmt_num(avg, sizeof(avg), r->st.mean);
+	pp_fmt_num(min, sizeof(min), r->st.min);
+	pp_progress(ctx, "%-28s %10s %-5s (best of %u, avg %s, min %s)", key, best, r->unit,
+		    n, avg, min);
 	return 0;
 }
 

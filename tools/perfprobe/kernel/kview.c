@@ -491,8 +491,8 @@ static void pass_failed(struct pp_ctx *ctx, int err)
 		return;
 	kv.noted = true;
 	kv_why(err, why, sizeof(why));
-	fprintf(stderr, "perfprobe: note: %s: a traced pass failed (%s): no kernel view for it%s\n",
-		ctx->bench, why, err == -EBUSY ? "; is another trace running?" : "");
+	pp_notice(ctx, "%s: note: a traced pass failed (%s): no kernel view for it%s",
+		  ctx->bench, why, err == -EBUSY ? "; is another trace running?" : "");
 }
 
 static int kv_loop(struct pp_ctx *ctx, const struct pp_kv_job *job, struct pp_kside *k)
@@ -594,10 +594,35 @@ static void kv_close(void)
 	pp_ktrace_free(&kv.control);
 }
 
+/*
+ * The probe groups that missing ("fault-time: why; copy: why", the
+ * reasons holding "; " too) names, as "fault-time, copy".
+ */
+static void missing_names(const char *missing, char *buf, size_t size)
+{
+	size_t len = 0;
+	unsigned int p;
+
+	buf[0] = '\0';
+	for (p = 0; p < PP_KT_NPROBES; p++) {
+		const char *name = pp_kt_probe_name(p), *m;
+		size_t n = strlen(name);
+
+		for (m = missing; m; m = strstr(m, "; ")) {
+			m += m == missing ? 0 : 2;
+			if (!strncmp(m, name, n) && m[n] == ':')
+				break;
+		}
+		if (m && len < size)
+			len += snprintf(buf + len, size - len, "%s%s", len ? ", " : "", name);
+	}
+}
+
 int pp_kview_setup(struct pp_ctx *ctx, enum pp_kv_mode mode)
 {
 	char kwhy[PPNL_MSG_MAX + 64] = "", bwhy[KBPF_WHY_MAX + 64] = "";
 	const struct pp_kv_job empty = { 0 };
+	char names[128];
 	struct kv_pass p;
 	int err;
 
@@ -615,9 +640,9 @@ int pp_kview_setup(struct pp_ctx *ctx, enum pp_kv_mode mode)
 		pp_err("--kernel-view=bpf: BPF not usable: %s", bwhy);
 		return -1;
 	}
-	fprintf(stderr, "perfprobe: note: no kernel view: perfprobe.ko: %s; BPF: %s "
-		"(load perfprobe.ko, or run as root where BPF is allowed; "
-		"perfprobe kernel-view status; --kernel-view=off hides this)\n", kwhy, bwhy);
+	if (!ctx->opts.quiet)
+		pp_err("note: no kernel view: neither perfprobe.ko nor BPF is usable here "
+		       "(perfprobe kernel-view status says why; --kernel-view=off hides this)");
 	return 0;
 
 ready:
@@ -631,102 +656,169 @@ ready:
 		return -1;
 	}
 	ctx->kview = kv_loop;
-	fprintf(stderr, "perfprobe: kernel view from %s (%s), in traced passes after the samples%s%s\n",
-		kv.source, kv.scope, kv.missing[0] ? "; not measured: " : "", kv.missing);
+	if (ctx->opts.quiet)
+		return 0;
+	missing_names(kv.missing, names, sizeof(names));
+	pp_err("kernel view from %s (%s)%s%s%s", kv.source, kv.scope,
+	       names[0] ? "; not here: " : "", names,
+	       names[0] ? " (perfprobe kernel-view status)" : "");
 	return 0;
 }
 
 /* --- the block --- */
 
-/* "12.3 us", "850 ns", "1.20 ms" */
-static const char *fmt_ns(double ns, char *buf, size_t size)
+/* v is worth a place in the text: -v shows every figure measured. */
+static bool shown(double v, double min, bool all)
 {
-	if (!isfinite(ns))
-		snprintf(buf, size, "-");
-	else if (fabs(ns) >= 1e6)
-		snprintf(buf, size, "%.3g ms", ns * 1e-6);
-	else if (fabs(ns) >= 1e3)
-		snprintf(buf, size, "%.3g us", ns * 1e-3);
-	else
-		snprintf(buf, size, "%.3g ns", ns);
-	return buf;
+	return isfinite(v) && (all || v >= min);
 }
 
-static const char *fmt_bytes(double b, char *buf, size_t size)
+/*
+ * " (probes +310 ns)", and with -v a difference lost in the noise and
+ * the probes' share taken out of the syscall window (NaN: none).
+ */
+static void print_probe(double ns, double window, bool all)
 {
-	if (b >= 1024 * 1024)
-		snprintf(buf, size, "%.3g MiB", b / (1024 * 1024));
-	else if (b >= 1024)
-		snprintf(buf, size, "%.3g KiB", b / 1024);
-	else
-		snprintf(buf, size, "%.3g B", b);
-	return buf;
+	char v[PP_NUM_LEN + 4];
+
+	if (!all && !(ns > 0))
+		return;
+	if (!isfinite(ns)) {
+		pp_print_text(" (probes: not measured");
+	} else if (ns <= 0) {
+		pp_print_text(" (probes: below the noise");
+	} else {
+		pp_fmt_ns(v, sizeof(v), ns);
+		pp_print_text(" (probes +%s", v);
+	}
+	pp_fmt_ns(v, sizeof(v), window);
+	if (all && isfinite(window))
+		pp_print_text("; %s inside the window, taken out", v);
+	pp_print_text(")");
 }
 
-/* "(probes +310 ns)"; a difference lost in the noise says so */
-static const char *fmt_probe(double ns, char *buf, size_t size)
+static void print_count(const char *sep, double v, const char *what)
 {
-	char v[32];
+	char n[PP_NUM_LEN];
 
-	if (!isfinite(ns))
-		snprintf(buf, size, "probes: not measured");
-	else if (ns <= 0)
-		snprintf(buf, size, "probes: below the noise");
-	else
-		snprintf(buf, size, "probes +%s", fmt_ns(ns, v, sizeof(v)));
-	return buf;
+	pp_fmt_num(n, sizeof(n), v);
+	pp_print_text("%s %s %s/op", sep, n, what);
 }
 
-static void print_one(const struct pp_result *r)
+static void print_ns(const char *fmt, double ns)
 {
-	const struct pp_kside *k = &r->k;
-	const char *sep = "";
-	char a[32], b[48];
+	char v[PP_NUM_LEN + 4];
+
+	pp_fmt_ns(v, sizeof(v), ns);
+	pp_print_text(fmt, v);
+}
+
+/* pass 1: syscalls, kernel time, the top syscalls */
+static void print_syscalls(const struct pp_kside *k, bool all)
+{
+	const char *sep = ";";
 	unsigned int i;
+	char n[PP_NUM_LEN];
 
-	pp_print_text("  %-26s", r->key);
-	if (isfinite(k->syscalls_per_op)) {
-		pp_print_text(" %.3g syscalls/op, kernel %s/op", k->syscalls_per_op,
-			      fmt_ns(k->kernel_ns_per_op, a, sizeof(a)));
-		if (isfinite(k->kernel_ns_err))
-			pp_print_text(" +-%s", fmt_ns(k->kernel_ns_err, a, sizeof(a)));
-		pp_print_text(" (%s", fmt_probe(k->probe_ns_per_op, b, sizeof(b)));
-		if (isfinite(k->window_probe_ns_per_op))
-			pp_print_text("; %s inside the window, taken out",
-				      fmt_ns(k->window_probe_ns_per_op, a, sizeof(a)));
-		pp_print_text(")\n  %-26s", "");
+	print_count("", k->syscalls_per_op, "syscalls");
+	print_ns(", kernel %s/op", k->kernel_ns_per_op);
+	if (all && isfinite(k->kernel_ns_err))
+		print_ns(" +-%s", k->kernel_ns_err);
+	print_probe(k->probe_ns_per_op, k->window_probe_ns_per_op, all);
+	/* one kind of call: its count and time are the totals */
+	if (k->ntop == 1 && !all) {
+		pp_print_text("; %s", k->top[0].name);
+		return;
 	}
-	if (isfinite(k->faults_per_op)) {
-		pp_print_text(" %.3g faults/op", k->faults_per_op);
+	for (i = 0; i < k->ntop && i < PP_KSIDE_TOP; i++) {
+		if (!shown(k->top[i].count_per_op, PP_KSIDE_COUNT_MIN, all))
+			continue;
+		pp_fmt_num(n, sizeof(n), k->top[i].count_per_op);
+		pp_print_text("%s %s %s/op", sep, k->top[i].name, n);
+		print_ns(" %s", k->top[i].ns_per_op);
+		sep = ",";
+	}
+}
+
+/* pass 2: faults, the scheduler, user copies */
+static bool have_pass2(const struct pp_kside *k, bool all)
+{
+	return shown(k->faults_per_op, PP_KSIDE_COUNT_MIN, all) ||
+	       shown(k->switches_per_op, PP_KSIDE_COUNT_MIN, all) ||
+	       shown(k->copy_bytes_per_op, PP_KSIDE_BYTES_MIN, all);
+}
+
+static void print_pass2(const struct pp_kside *k, bool all)
+{
+	const char *sep = "";
+
+	if (shown(k->faults_per_op, PP_KSIDE_COUNT_MIN, all)) {
+		print_count(sep, k->faults_per_op, "faults");
 		if (isfinite(k->fault_ns_per_op))
-			pp_print_text(" (%s/op)", fmt_ns(k->fault_ns_per_op, a, sizeof(a)));
+			print_ns(" (%s/op)", k->fault_ns_per_op);
 		sep = ",";
 	}
-	if (isfinite(k->switches_per_op)) {
-		pp_print_text("%s %.3g switches/op, off-CPU %s/op", sep, k->switches_per_op,
-			      fmt_ns(k->offcpu_ns_per_op, a, sizeof(a)));
+	if (shown(k->switches_per_op, PP_KSIDE_COUNT_MIN, all)) {
+		print_count(sep, k->switches_per_op, "switches");
+		print_ns(", off-CPU %s/op", k->offcpu_ns_per_op);
 		sep = ",";
 	}
-	if (isfinite(k->copy_bytes_per_op)) {
-		pp_print_text("%s %s copied/op", sep, fmt_bytes(k->copy_bytes_per_op, a, sizeof(a)));
+	if (shown(k->copy_bytes_per_op, PP_KSIDE_BYTES_MIN, all)) {
+		static const struct { double scale; const char *unit; } u[] = {
+			{ 1, "B" }, { 1 << 10, "KiB" }, { 1 << 20, "MiB" },
+		};
+		double v = k->copy_bytes_per_op;
+		char b[PP_NUM_LEN];
+		size_t i = 0;
+
+		while (i + 1 < ARRAY_SIZE(u) && v >= u[i + 1].scale)
+			i++;
+		pp_fmt_num(b, sizeof(b), v / u[i].scale);
+		pp_print_text("%s %s %s copied/op", sep, b, u[i].unit);
 		if (isfinite(k->copy_ns_per_op) && k->kernel_ns_per_op > 0)
 			pp_print_text(", copy %.0f%% of kernel time",
 				      100 * k->copy_ns_per_op / k->kernel_ns_per_op);
 	}
-	pp_print_text(" (%s)\n", fmt_probe(k->probe2_ns_per_op, b, sizeof(b)));
-	if (!k->ntop)
-		return;
-	pp_print_text("  %-26s top:", "");
-	for (i = 0; i < k->ntop && i < PP_KSIDE_TOP; i++)
-		pp_print_text("%s %s %.3g/op %s", i ? "," : "", k->top[i].name,
-			      k->top[i].count_per_op, fmt_ns(k->top[i].ns_per_op, a, sizeof(a)));
-	pp_print_text("\n");
+	print_probe(k->probe2_ns_per_op, NAN, all);
 }
 
+/*
+ * A key's one or two lines; false, printing nothing, when it has no
+ * figure worth a place (all: every key with a kernel view).
+ */
+static bool print_one(const struct pp_result *r, bool all)
+{
+	const struct pp_kside *k = &r->k;
+	bool sys = shown(k->syscalls_per_op, PP_KSIDE_COUNT_MIN, all);
+	bool more = have_pass2(k, all);
+
+	if (!sys && !more)
+		return false;
+	pp_print_text("  %-26s", r->key);
+	if (sys) {
+		print_syscalls(k, all);
+		pp_print_text("\n");
+		if (more)
+			pp_print_text("  %-26s", "");
+	}
+	if (more) {
+		print_pass2(k, all);
+		pp_print_text("\n");
+	}
+	return true;
+}
+
+/*
+ * After the tables: each key with something worth a place (-v: every
+ * key, every figure), then one line for the keys left out and one for
+ * the probe groups not measured here.
+ */
 void pp_kview_print(const struct pp_run *run)
 {
 	const struct pp_result *first = NULL;
-	size_t i;
+	bool all = pp_verbosity() > 0;
+	size_t i, left = 0;
+	char names[128];
 
 	for (i = 0; i < run->nresults && !first; i++)
 		if (run->results[i].k.source[0])
@@ -736,14 +828,18 @@ void pp_kview_print(const struct pp_run *run)
 	pp_print_text("\nKernel view (%s, %s), per operation, from traced passes after the samples:\n",
 		      first->k.source, first->k.scope ? first->k.scope : "traced processes");
 	for (i = 0; i < run->nresults; i++)
-		if (run->results[i].k.source[0])
-			print_one(&run->results[i]);
-	if (first->k.missing) {
-		char buf[512], *save = NULL, *m;
-
-		pp_strlcpy(buf, first->k.missing, sizeof(buf));
-		pp_print_text("  not measured here:\n");
-		for (m = strtok_r(buf, ";", &save); m; m = strtok_r(NULL, ";", &save))
-			pp_print_text("    %s\n", m + strspn(m, " "));
+		if (run->results[i].k.source[0] && !print_one(&run->results[i], all))
+			left++;
+	pp_fmt_num(names, sizeof(names), PP_KSIDE_COUNT_MIN);
+	if (left)
+		pp_print_text("  %zu more key%s: no count at or above %s a operation (-v shows them)\n",
+			      left, left == 1 ? "" : "s", names);
+	if (!first->k.missing)
+		return;
+	if (all) {
+		pp_print_text("  not measured here: %s\n", first->k.missing);
+		return;
 	}
+	missing_names(first->k.missing, names, sizeof(names));
+	pp_print_text("  not measured here: %s (perfprobe kernel-view status says why)\n", names);
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print.h"
 #include "report/compare.h"
 #include "stats.h"
 #include "util.h"
@@ -507,6 +508,7 @@ static void kside_pool(struct pp_kside *k, const struct entry *e, size_t n,
 static void flag_unreliable(struct pp_cmp_pool *p, const struct entry *e)
 {
 	char name[PP_KEY_MAX + sizeof(PP_NOTE_SAMPLES)];
+	char pct[PP_NUM_LEN];
 	const char *note, *hogs;
 
 	if (p->unreliable[0])
@@ -517,10 +519,12 @@ static void flag_unreliable(struct pp_cmp_pool *p, const struct entry *e)
 	if (hogs)
 		snprintf(p->unreliable, sizeof(p->unreliable), "%s: CPU taken meanwhile by %s",
 			 e->new ? "new" : "base", hogs + strlen(PP_NOTE_HOGS));
-	else if (e->r->noisy && e->r->st.cv_pct > e->run->meta.noise_pct)
+	else if (e->r->noisy && e->r->st.cv_pct > e->run->meta.noise_pct) {
+		pp_fmt_num(pct, sizeof(pct), e->run->meta.noise_pct);
 		snprintf(p->unreliable, sizeof(p->unreliable),
-			 "%s: spread %.1f%% above the run's %.4g%% after resampling",
-			 e->new ? "new" : "base", e->r->st.cv_pct, e->run->meta.noise_pct);
+			 "%s: spread %.1f%% above the run's %s%% after resampling",
+			 e->new ? "new" : "base", e->r->st.cv_pct, pct);
+	}
 }
 
 /* A group of entries of one key into p; seq of its first in *first. */

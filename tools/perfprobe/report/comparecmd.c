@@ -463,51 +463,108 @@ static bool have(double v)
 	return !isnan(v);
 }
 
-static void print_kdelta(const struct pp_kside *b, const struct pp_kside *n)
+/*
+ * The kernel figures a row's delta has, in JSON all of them where both
+ * sides measured them.  A time goes with a count (its own index for a
+ * count): it means something only where that count is not incidental.
+ */
+enum kd_kind { KD_COUNT, KD_BYTES, KD_NS };
+enum kd_index { KD_KERNEL_NS, KD_SYSCALLS, KD_FAULTS, KD_FAULT_NS, KD_SWITCHES, KD_OFFCPU,
+		KD_COPY_BYTES, KD_COPY_NS };
+
+#define KD(i, n, l, k, c) [i] = { #n, l, offsetof(struct pp_kside, n), k, c }
+static const struct kd_field {
+	const char *name;
+	const char *label;
+	size_t off;
+	enum kd_kind kind;
+	enum kd_index count;		/* the count it goes with */
+} kd_fields[] = {
+	KD(KD_KERNEL_NS, kernel_ns_per_op, "kernel", KD_NS, KD_SYSCALLS),
+	KD(KD_SYSCALLS, syscalls_per_op, "syscalls", KD_COUNT, KD_SYSCALLS),
+	KD(KD_FAULTS, faults_per_op, "faults", KD_COUNT, KD_FAULTS),
+	KD(KD_FAULT_NS, fault_ns_per_op, "fault time", KD_NS, KD_FAULTS),
+	KD(KD_SWITCHES, switches_per_op, "switches", KD_COUNT, KD_SWITCHES),
+	KD(KD_OFFCPU, offcpu_ns_per_op, "off-CPU", KD_NS, KD_SWITCHES),
+	KD(KD_COPY_BYTES, copy_bytes_per_op, "bytes copied", KD_BYTES, KD_COPY_BYTES),
+	KD(KD_COPY_NS, copy_ns_per_op, "copy time", KD_NS, KD_COPY_BYTES),
+};
+#undef KD
+
+static double kd_value(const struct pp_kside *k, unsigned int i)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-		bool ns;		/* a time: printed in ns or us */
-		const char *label;
-	} f[] = {
-		{ "kernel_ns_per_op", offsetof(struct pp_kside, kernel_ns_per_op), true, "kernel" },
-		{ "syscalls_per_op", offsetof(struct pp_kside, syscalls_per_op), false, "syscalls" },
-		{ "faults_per_op", offsetof(struct pp_kside, faults_per_op), false, "faults" },
-		{ "fault_ns_per_op", offsetof(struct pp_kside, fault_ns_per_op), true, "fault time" },
-		{ "switches_per_op", offsetof(struct pp_kside, switches_per_op), false, "switches" },
-		{ "offcpu_ns_per_op", offsetof(struct pp_kside, offcpu_ns_per_op), true, "off-CPU" },
-		{ "copy_bytes_per_op", offsetof(struct pp_kside, copy_bytes_per_op), false,
-		  "bytes copied" },
-		{ "copy_ns_per_op", offsetof(struct pp_kside, copy_ns_per_op), true, "copy time" },
-	};
-	bool first = true;
-	size_t i;
+	return *(const double *)((const char *)k + kd_fields[i].off);
+}
+
+/* A count, or bytes, worth a place in text (results.h). */
+static bool kd_shown(double v, enum kd_kind kind)
+{
+	return fabs(v) >= (kind == KD_BYTES ? PP_KSIDE_BYTES_MIN : PP_KSIDE_COUNT_MIN);
+}
+
+/*
+ * Did figure i change beyond its noise (compare.rst, "The kernel
+ * view")?  By threshold percent of the base at least, and: a count by
+ * PP_KSIDE_COUNT_MIN an operation or more (bytes: PP_KSIDE_BYTES_MIN); a
+ * time only where its count is not incidental on a side, and kernel time
+ * by more than twice the error of the two figures where they carry one.
+ */
+static bool kd_changed(const struct pp_kside *b, const struct pp_kside *n, unsigned int i,
+		       double threshold)
+{
+	const struct kd_field *f = &kd_fields[i];
+	double vb = kd_value(b, i), vn = kd_value(n, i), d = vn - vb, err;
+	enum kd_index c = f->count;
+
+	if (!(fabs(d) * 100 >= threshold * fabs(vb)) || d == 0)
+		return false;
+	if (f->kind != KD_NS)
+		return kd_shown(d, f->kind);
+	if (!kd_shown(kd_value(b, c), kd_fields[c].kind) &&
+	    !kd_shown(kd_value(n, c), kd_fields[c].kind))
+		return false;
+	if (i != KD_KERNEL_NS)
+		return true;
+	err = hypot(b->kernel_ns_err, n->kernel_ns_err);
+	return isnan(err) || fabs(d) > 2 * err;
+}
+
+/*
+ * The kernel view's change, where both sides have one: every figure in
+ * JSON; in text (text: a changed row) those that changed beyond their
+ * noise, or that none did.
+ */
+static void print_kdelta(const struct pp_kside *b, const struct pp_kside *n, bool text,
+			 double threshold)
+{
+	char v[PP_NUM_LEN + 4];
+	const char *sep = "; ";
+	unsigned int i;
 
 	if (!b->source[0] || !n->source[0])
 		return;
 	pp_print_open_object("kernel_delta");
-	for (i = 0; i < ARRAY_SIZE(f); i++) {
-		double vb = *(const double *)((const char *)b + f[i].off);
-		double vn = *(const double *)((const char *)n + f[i].off);
-		double d = vn - vb;
+	for (i = 0; i < ARRAY_SIZE(kd_fields); i++) {
+		double d = kd_value(n, i) - kd_value(b, i);
 
-		if (!have(vb) || !have(vn))
+		if (!have(kd_value(b, i)) || !have(kd_value(n, i)))
 			continue;
-		pp_print_double(PP_JSON, f[i].name, NULL, d);
-		pp_print_text("%s%s/op ", first ? "; " : ", ", f[i].label);
-		if (!f[i].ns)
-			pp_print_text(fabs(d) < 1000 ? "%+.2f" : "%+.3g", fabs(d) < 0.005 ? 0.0 : d);
-		else if (fabs(d) >= 1000)
-			pp_print_text("%+.3g us", d / 1000);
+		pp_print_double(PP_JSON, kd_fields[i].name, NULL, d);
+		if (!text || !kd_changed(b, n, i, threshold))
+			continue;
+		if (kd_fields[i].kind == KD_NS)
+			pp_fmt_ns(v, sizeof(v), d);
 		else
-			pp_print_text("%+.3g ns", d);
-		first = false;
+			pp_fmt_num(v, sizeof(v), d);
+		pp_print_text("%s%s/op %s%s", sep, kd_fields[i].label, d > 0 ? "+" : "", v);
+		sep = ", ";
 	}
+	if (text && *sep == ';')
+		pp_print_text("; kernel view unchanged");
 	pp_print_close_object();
 }
 
-static void print_row(const struct row *r, bool changed_only_k)
+static void print_row(const struct row *r, const struct cmp_opts *o)
 {
 	const struct pp_cmp_pool *p = r->pool;
 
@@ -518,8 +575,8 @@ static void print_row(const struct row *r, bool changed_only_k)
 			p->dir == PP_HIGHER_IS_BETTER ? "higher" : "lower");
 	pp_print_string(PP_JSON, "group", NULL, r->group);
 	if (r->ok) {
-		pp_print_double(PP_ANY, "base_median", " %12.4g", r->st.base_median);
-		pp_print_double(PP_ANY, "new_median", " %12.4g", r->st.new_median);
+		pp_print_num(PP_ANY, "base_median", " %12s", r->st.base_median);
+		pp_print_num(PP_ANY, "new_median", " %12s", r->st.new_median);
 		pp_print_string(PP_FP, NULL, " %-6s", p->unit);
 		pp_print_double(PP_ANY, "change_pct", " %+7.1f%%", r->st.change_pct);
 		pp_print_double(PP_ANY, "lo_pct", " [%+.1f", r->st.lo_pct);
@@ -552,9 +609,9 @@ static void print_row(const struct row *r, bool changed_only_k)
 			pp_kind_name(p->kind));
 	pp_print_bool(PP_JSON, "gates", NULL, r->gates);
 	pp_print_bool(PP_JSON, "fails", NULL, r->fails);
-	if (r->ok && (!changed_only_k || r->st.verdict == PP_VERDICT_REGRESSION ||
-		      r->st.verdict == PP_VERDICT_IMPROVEMENT))
-		print_kdelta(&p->base_k, &p->new_k);
+	if (r->ok)
+		print_kdelta(&p->base_k, &p->new_k, r->st.verdict == PP_VERDICT_REGRESSION ||
+			     r->st.verdict == PP_VERDICT_IMPROVEMENT, o->threshold);
 	pp_print_text("\n");
 	pp_print_close_object();
 }
@@ -604,16 +661,16 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 	pp_print_bool(PP_JSON, "measured", NULL, measured);
 	pp_print_double(PP_JSON, "assumed_pct", NULL, o->run_noise);
 	if (n && measured) {
-		pp_print_double(PP_ANY, "median_pct",
-				"run-to-run variation: measured from the runs' and rounds' medians, median %.2g%% over the keys",
-				pp_median(v, n));
+		pp_print_num(PP_ANY, "median_pct",
+			     "run-to-run variation: measured from the runs' and rounds' medians, median %s%% over the keys",
+			     pp_median(v, n));
 		pp_print_u64(PP_ANY, "history_runs", " (with %llu earlier runs of the labels)",
 			     (unsigned long long)hist);
 		pp_print_text("\n");
 	} else if (n) {
-		pp_print_text("run-to-run variation: assumed %.2g%% (one run a side cannot show it; "
-			      "2+ runs a side, or run --rounds N, measure it; --run-noise PCT)\n",
-			      o->run_noise);
+		pp_print_num(PP_FP, NULL, "run-to-run variation: assumed %s%% (one run a side cannot "
+			     "show it; 2+ runs a side, or run --rounds N, measure it; --run-noise PCT)\n",
+			     o->run_noise);
 	}
 	pp_print_close_object();
 	free(v);
@@ -747,12 +804,14 @@ static void print_comparison(const struct side *base, const struct side *new,
 			group = rows[i].group;
 			pp_print_text("-- %s\n", group);
 		}
-		print_row(&rows[i], true);
+		print_row(&rows[i], o);
 	}
 	pp_print_close_array();
 	pp_print_u64(PP_ANY, "regressions", "\n%llu regression", nreg);
-	pp_print_text("%s beyond %.4g%% at %.0f%% confidence%s%s", nreg == 1 ? "" : "s",
-		      o->threshold, PP_CMP_CONF * 100, insns ? " (instruction counts)" : "",
+	pp_print_text("%s beyond ", nreg == 1 ? "" : "s");
+	pp_print_num(PP_FP, NULL, "%s%%", o->threshold);
+	pp_print_text(" at %.0f%% confidence%s%s", PP_CMP_CONF * 100,
+		      insns ? " (instruction counts)" : "",
 		      k->gates ? "" : k->emulated_wall ?
 		      "; emulated on the wall clock, none fails the run" : "");
 	pp_print_u64(PP_ANY, "failing", ", %llu failing", fd->nfail);
@@ -805,11 +864,14 @@ static void xml_escaped(FILE *f, const char *s)
 
 static void row_summary(char *buf, size_t size, const struct row *r)
 {
+	char b[PP_NUM_LEN], nb[PP_NUM_LEN];
 	int n;
 
+	pp_fmt_num(b, sizeof(b), r->st.base_median);
+	pp_fmt_num(nb, sizeof(nb), r->st.new_median);
 	if (r->ok)
-		n = snprintf(buf, size, "%s: %.6g -> %.6g %s, %+.1f%% [%+.1f..%+.1f], %s%s%s",
-			     r->pool->key, r->st.base_median, r->st.new_median, r->pool->unit,
+		n = snprintf(buf, size, "%s: %s -> %s %s, %+.1f%% [%+.1f..%+.1f], %s%s%s",
+			     r->pool->key, b, nb, r->pool->unit,
 			     r->st.change_pct, r->st.lo_pct, r->st.hi_pct, row_verdict(r),
 			     r->unreliable ? ", unreliable: " : "",
 			     r->unreliable ? r->pool->unreliable : "");

@@ -25,6 +25,7 @@
 #include "report/svg.h"
 #include "bench.h"
 #include "keys.h"
+#include "print.h"
 #include "util.h"
 
 #define MAX_CHANGE_ROWS		40	/* the chart; the table has every key */
@@ -818,14 +819,6 @@ static char verdict_cls(enum pp_verdict v)
 	       v == PP_VERDICT_NOISY ? 'n' : 's';
 }
 
-static void fmt_v(char *buf, size_t size, double v)
-{
-	if (isfinite(v))
-		snprintf(buf, size, "%.4g", v);
-	else
-		snprintf(buf, size, "-");
-}
-
 /* The kernel view of a key on both sides, where both have one. */
 static void kernel_deltas(FILE *f, const struct cmp_row *rows, size_t n)
 {
@@ -836,7 +829,7 @@ static void kernel_deltas(FILE *f, const struct cmp_row *rows, size_t n)
 		{ "switches/op", offsetof(struct pp_kside, switches_per_op) },
 		{ "bytes copied/op", offsetof(struct pp_kside, copy_bytes_per_op) },
 	};
-	char buf[64];
+	char buf[2 * PP_NUM_LEN + 8];
 	size_t i, k, shown = 0;
 
 	for (i = 0; i < n; i++) {
@@ -858,10 +851,10 @@ static void kernel_deltas(FILE *f, const struct cmp_row *rows, size_t n)
 		for (k = 0; k < ARRAY_SIZE(fld); k++) {
 			double x = *(const double *)((const char *)a + fld[k].off);
 			double y = *(const double *)((const char *)b + fld[k].off);
-			char bx[24], by[24];
+			char bx[PP_NUM_LEN], by[PP_NUM_LEN];
 
-			fmt_v(bx, sizeof(bx), x);
-			fmt_v(by, sizeof(by), y);
+			pp_fmt_num(bx, sizeof(bx), x);
+			pp_fmt_num(by, sizeof(by), y);
 			snprintf(buf, sizeof(buf), "%s \xe2\x86\x92 %s", bx, by);
 			td(f, NULL, buf);
 		}
@@ -965,9 +958,9 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 		fputs("<tr>", f);
 		td(f, "l", rows[i].p->key);
 		td(f, "l", rows[i].p->unit);
-		fmt_v(buf, sizeof(buf), rows[i].ok ? s->base_median : NAN);
+		pp_fmt_num(buf, sizeof(buf), rows[i].ok ? s->base_median : NAN);
 		td(f, NULL, buf);
-		fmt_v(buf, sizeof(buf), rows[i].ok ? s->new_median : NAN);
+		pp_fmt_num(buf, sizeof(buf), rows[i].ok ? s->new_median : NAN);
 		td(f, NULL, buf);
 		if (rows[i].ok)
 			snprintf(buf, sizeof(buf), "%+.1f%%", s->change_pct);

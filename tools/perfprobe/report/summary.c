@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "guide.h"
+#include "print.h"
 #include "summary.h"
 #include "util.h"
 
@@ -517,13 +518,16 @@ void pp_print_flat(FILE *f, const struct pp_run *run, bool stats)
 	for (i = 0; i < run->nresults; i++) {
 		const struct pp_result *r = &run->results[i];
 		char name[PP_KEY_MAX + PP_UNIT_MAX + 4];
+		char v[PP_NUM_LEN], lo[PP_NUM_LEN], hi[PP_NUM_LEN];
 
 		snprintf(name, sizeof(name), "%s (%s)", r->key, r->unit);
-		fprintf(f, "%-40s %.4g", name, r->value);
+		pp_fmt_num(v, sizeof(v), r->value);
+		fprintf(f, "%-40s %s", name, v);
+		pp_fmt_num(lo, sizeof(lo), r->st.min);
+		pp_fmt_num(hi, sizeof(hi), r->st.max);
 		if (stats)
-			fprintf(f, "  (min %.4g, max %.4g, cv %.1f%%, n %zu%s)",
-				r->st.min, r->st.max, r->st.cv_pct, r->nsamples,
-				r->noisy ? ", noisy" : "");
+			fprintf(f, "  (min %s, max %s, cv %.1f%%, n %zu%s)", lo, hi,
+				r->st.cv_pct, r->nsamples, r->noisy ? ", noisy" : "");
 		if (r->kind != PP_KIND_MEASURED)
 			fprintf(f, "  [%s, not gating]", pp_kind_name(r->kind));
 		fputc('\n', f);

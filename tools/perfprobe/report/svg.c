@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print.h"
 #include "report/svg.h"
 #include "util.h"
 
@@ -69,33 +70,27 @@ static void fit(char *buf, size_t size, const char *s, double w)
 	snprintf(buf, size, "%.*s...", (int)(max - 3), s);
 }
 
-/* A tick or value label: three significant digits, no exponent below 1e9. */
-static void fmt_num(char *buf, size_t size, double v)
+/*
+ * A linear axis's tick: lo plus steps, where the sum's rounding error
+ * would show as a figure (1e-17 for zero).
+ */
+static void fmt_tick(char *buf, size_t size, double v, double step)
 {
-	double a = fabs(v);
-
-	if (a == 0)
-		snprintf(buf, size, "0");
-	else if (a >= 1e9 || a < 1e-3)
-		snprintf(buf, size, "%.2g", v);
-	else if (a >= 100)
-		snprintf(buf, size, "%.0f", v);
-	else if (a >= 10)
-		snprintf(buf, size, "%.3g", v);
-	else
-		snprintf(buf, size, "%.3g", v);
+	pp_fmt_num(buf, size, fabs(v) < step * 1e-6 ? 0 : v);
 }
 
 static void fmt_bytes(char *buf, size_t size, double b)
 {
 	static const char *const unit[] = { "", "K", "M", "G", "T" };
+	char num[PP_NUM_LEN];
 	unsigned int u = 0;
 
 	while (b >= 1024 && u + 1 < ARRAY_SIZE(unit)) {
 		b /= 1024;
 		u++;
 	}
-	snprintf(buf, size, "%g%s", b, unit[u]);
+	pp_fmt_num(num, sizeof(num), b);
+	snprintf(buf, size, "%s%s", num, unit[u]);
 }
 
 /* A round step near range / n: 1, 2 or 5 times a power of ten. */
@@ -274,7 +269,7 @@ int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
 					continue;
 				fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
 					"stroke=\"#ddd\"/>\n", left, py, ax.px1, py);
-				fmt_num(buf, sizeof(buf), mult[k] * pow(10, e));
+				pp_fmt_num(buf, sizeof(buf), mult[k] * pow(10, e));
 				text_at(f, left - 6, py + 4, "end", buf, NULL);
 			}
 		}
@@ -285,7 +280,7 @@ int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
 
 			fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
 				"stroke=\"#ddd\"/>\n", left, py, ax.px1, py);
-			fmt_num(buf, sizeof(buf), e);
+			fmt_tick(buf, sizeof(buf), e, step);
 			text_at(f, left - 6, py + 4, "end", buf, NULL);
 		}
 	}
@@ -309,7 +304,7 @@ int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
 		for (e = ceil(ax.lo / step) * step; e <= ax.hi + step / 2; e += step) {
 			double px = ax_map(&ax, e);
 
-			fmt_num(buf, sizeof(buf), e);
+			fmt_tick(buf, sizeof(buf), e, step);
 			text_at(f, px, top + plot_h + 16, "middle", buf, NULL);
 		}
 	}
@@ -435,7 +430,10 @@ int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n",
 			px, y, px, y + plot_h);
-		fmt_num(buf, sizeof(buf), logx ? pow(10, e) : e);
+		if (logx)
+			pp_fmt_num(buf, sizeof(buf), pow(10, e));
+		else
+			fmt_tick(buf, sizeof(buf), e, step);
 		text_at(f, px, y + plot_h + 16, "middle", buf, NULL);
 	}
 	snprintf(buf, sizeof(buf), "%s%s", b->unit, logx ? " (log scale)" : "");
@@ -460,11 +458,15 @@ int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
 			fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 				"height=\"%.0f\" fill=\"%s\"><title>", ax.px0, by,
 				fmax(end - ax.px0, 0.5), bar, colour(r));
-			fmt_num(buf, sizeof(buf), v);
+			pp_fmt_num(buf, sizeof(buf), v);
 			pp_html_esc(f, b->series[r]);
 			fprintf(f, ": %s %s", buf, b->unit);
-			if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i]))
-				fprintf(f, " (%.4g..%.4g)", b->lo[i], b->hi[i]);
+			if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i])) {
+				pp_fmt_num(buf, sizeof(buf), b->lo[i]);
+				fprintf(f, " (%s..", buf);
+				pp_fmt_num(buf, sizeof(buf), b->hi[i]);
+				fprintf(f, "%s)", buf);
+			}
 			fputs("</title></rect>\n", f);
 			if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i]) && b->hi[i] > b->lo[i]) {
 				double x0 = bar_x(&ax, b->lo[i], logx);
