@@ -29,83 +29,16 @@
 #include "print.h"
 #include "stats.h"
 #include "report/compare.h"
+#include "report/comparison.h"
 #include "report/runsel.h"
 #include "util.h"
 
 enum cmp_format { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_KTAP, FMT_LAVA, FMT_KCIDB };
 
+/* compare's options: what decides (comparison.h), and the output's form. */
 struct cmp_opts {
-	double threshold;
-	double run_noise;		/* assumed run-to-run SD, % */
-	bool sort, strict, no_history;
-	bool gate_emulated;		/* verdicts of wall-clock emulation gate */
+	struct pp_cmp_opts cmp;
 	enum cmp_format format;
-	const char **fail_on;		/* as many as given */
-	int nfail_on;
-	const char **ignore;
-	int nignore;
-};
-
-/* One side: its files and their runs; earlier runs of its label. */
-struct side {
-	const char *arg;
-	char **paths;
-	size_t npaths;
-	struct pp_run *runs;
-	struct pp_run *hist;
-	size_t nhist;
-};
-
-/*
- * Why a key was not compared: the side without it, and what that side's
- * run said of it.  Every one is a warning; on the new side, a failure,
- * a missing key and an interrupted run are errors in the CI formats, a
- * skip is a skipped test.
- */
-enum problem {
-	PB_NONE,
-	PB_FAILED,		/* its benchmark failed */
-	PB_SKIPPED,		/* its benchmark could not run there */
-	PB_INTERRUPTED,		/* the run stopped before it */
-	PB_MISSING,		/* not in the results, no reason given */
-	PB_CONFLICT,		/* the runs give it different units */
-	PB_CLOCK,		/* one side counted instructions, the other time */
-};
-
-static const char *const problem_names[] = {
-	[PB_NONE] = "", [PB_FAILED] = "failed", [PB_SKIPPED] = "skipped",
-	[PB_INTERRUPTED] = "interrupted", [PB_MISSING] = "missing",
-	[PB_CONFLICT] = "conflict", [PB_CLOCK] = "not-comparable",
-};
-
-/* One key compared, in the order it is printed. */
-struct row {
-	struct pp_cmp_pool *pool;
-	struct pp_cmp_stat st;
-	bool ok;		/* st is valid (both sides have samples) */
-	const char *group;
-	bool gates;		/* its verdict may fail the run (pp_cmp_gates()) */
-	bool fails;		/* sets the exit: a regression that gates */
-	bool unreliable;	/* ok, but the harness flagged a side (pool->unreliable) */
-	enum problem problem;	/* !ok: why, on the side without it */
-	bool on_new;		/* the problem is the new side's */
-	char why[PP_CMP_WHY_MAX];
-};
-
-/* What one comparison is, beyond its rows: the clock and whether it gates. */
-struct cmp_kind {
-	enum pp_cmp_clock clock;
-	bool emulated_wall;	/* an emulator timed a side on the wall clock */
-	bool gates;		/* its regressions fail the run */
-};
-
-/* What a comparison found that is not a verdict: the exit depends on it. */
-struct findings {
-	size_t nreg, nfail;	/* regressions; those that gate */
-	size_t nok;		/* keys compared */
-	size_t nwarn;		/* facts, problems, unreliable keys, interrupted runs */
-	size_t nunreliable;	/* of those: keys the harness flagged (they gate with --strict) */
-	char incomplete[PP_CMP_WHY_MAX];	/* why nothing can pass, or "" */
 };
 
 static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
@@ -119,48 +52,48 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	/* no cap: room for every --fail-on and --ignore given */
-	o->fail_on = calloc((size_t)cli->ncopts + 1, sizeof(*o->fail_on));
-	o->ignore = calloc((size_t)cli->ncopts + 1, sizeof(*o->ignore));
-	if (!o->fail_on || !o->ignore) {
+	o->cmp.fail_on = calloc((size_t)cli->ncopts + 1, sizeof(*o->cmp.fail_on));
+	o->cmp.ignore = calloc((size_t)cli->ncopts + 1, sizeof(*o->cmp.ignore));
+	if (!o->cmp.fail_on || !o->cmp.ignore) {
 		pp_err("compare: out of memory");
 		return PP_EXIT_FAIL;
 	}
-	o->threshold = PP_CMP_THRESHOLD_PCT;
-	o->run_noise = PP_CMP_RUN_NOISE_PCT;
+	o->cmp.threshold = PP_CMP_THRESHOLD_PCT;
+	o->cmp.run_noise = PP_CMP_RUN_NOISE_PCT;
 	o->format = cli->json ? FMT_JSON : FMT_TEXT;
 	for (i = 0; i < cli->ncopts; i++) {
 		const struct pp_cli_opt *c = &cli->copts[i];
 
 		switch (c->val) {
 		case 't':
-			if (pp_parse_double(c->arg, 0, 100, &o->threshold) ||
-			    o->threshold <= 0 || o->threshold >= 100)
+			if (pp_parse_double(c->arg, 0, 100, &o->cmp.threshold) ||
+			    o->cmp.threshold <= 0 || o->cmp.threshold >= 100)
 				return pp_usage_err("compare: --threshold: '%s' is not a percentage between 0 and 100",
 						    c->arg);
 			break;
 		case 'N':
-			if (pp_parse_double(c->arg, 0, 100, &o->run_noise) || o->run_noise >= 100)
+			if (pp_parse_double(c->arg, 0, 100, &o->cmp.run_noise) || o->cmp.run_noise >= 100)
 				return pp_usage_err("compare: --run-noise: '%s' is not a percentage from 0 to 100",
 						    c->arg);
 			break;
 		case 's':
-			o->sort = true;
+			o->cmp.sort = true;
 			break;
 		case 'S':
-			o->strict = true;
+			o->cmp.strict = true;
 			break;
 		case 'H':
-			o->no_history = true;
+			o->cmp.no_history = true;
 			break;
 		case PP_OPT_GATE_EMULATED:
-			o->gate_emulated = true;
+			o->cmp.gate_emulated = true;
 			break;
 		case 'F':
 		case 'I':
 			if (c->val == 'F')
-				o->fail_on[o->nfail_on++] = c->arg;
+				o->cmp.fail_on[o->cmp.nfail_on++] = c->arg;
 			else
-				o->ignore[o->nignore++] = c->arg;
+				o->cmp.ignore[o->cmp.nignore++] = c->arg;
 			break;
 		case 'f':
 			for (f = 0; f < ARRAY_SIZE(formats); f++)
@@ -179,392 +112,36 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 	return 0;
 }
 
-static bool matches(const char *const *globs, int n, const char *key)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!fnmatch(globs[i], key, 0))
-			return true;
-	return false;
-}
-
-/* --- the sides --- */
-
-/* The files of one side (runsel.c), then their runs: 0 or an exit code. */
-static int side_load(struct side *s, const char *results_dir)
-{
-	struct pp_runsel sel;
-	char err[512];
-	size_t i;
-	int ret;
-
-	ret = pp_runsel_resolve(s->arg, results_dir, &sel);
-	if (ret)
-		return ret;
-	s->paths = sel.paths;
-	s->npaths = sel.n;
-	s->runs = calloc(s->npaths, sizeof(*s->runs));
-	if (!s->runs)
-		return PP_EXIT_FAIL;
-	for (i = 0; i < s->npaths; i++) {
-		ret = pp_run_load(&s->runs[i], s->paths[i], err, sizeof(err));
-		if (ret) {
-			pp_err("%s", err);
-			return PP_EXIT_BADFILE;
-		}
-	}
-	return 0;
-}
-
-/* Runs of one kernel made the same way: label, host, release, mode, pinning. */
-static bool same_setup(const struct pp_meta *a, const struct pp_meta *b)
-{
-	return !strcmp(a->label, b->label) && !strcmp(a->hostname, b->hostname) &&
-	       !strcmp(a->release, b->release) && !strcmp(a->mode, b->mode) &&
-	       a->pin_cpu == b->pin_cpu;
-}
-
-/*
- * The side's history: the saved runs (results_dir) of its label on its
- * host, made the same way, that are not its own files, when all its runs
- * share that setup.  They measure the run-to-run variation of that kernel there;
- * their figures are not compared.  0 or an exit code.
- */
-static int side_history(struct side *s, const char *results_dir)
-{
-	const struct pp_meta *m = &s->runs[0].meta;
-	struct pp_runsel all = { 0 };
-	char dir[PATH_MAX], err[512];
-	struct stat *own;
-	size_t i, j;
-
-	for (i = 1; i < s->npaths; i++)
-		if (!same_setup(&s->runs[i].meta, m))
-			return 0;
-	if (!m->label[0])
-		return 0;
-	if (results_dir)
-		pp_strlcpy(dir, results_dir, sizeof(dir));
-	else if (pp_results_default_dir(dir, sizeof(dir)))
-		return 0;
-	if (pp_runsel_scan(dir, &all))
-		return 0;	/* no saved runs: no history */
-	s->hist = calloc(all.n ? all.n : 1, sizeof(*s->hist));
-	own = calloc(s->npaths, sizeof(*own));	/* the side's files, by inode */
-	if (!s->hist || !own) {
-		free(own);
-		pp_runsel_free(&all);
-		return PP_EXIT_FAIL;
-	}
-	for (j = 0; j < s->npaths; j++)
-		if (stat(s->paths[j], &own[j]))
-			own[j].st_ino = 0;
-	for (i = 0; i < all.n; i++) {
-		struct pp_run *h = &s->hist[s->nhist];
-		struct stat st;
-
-		if (stat(all.paths[i], &st))
-			continue;
-		for (j = 0; j < s->npaths; j++)
-			if (own[j].st_ino == st.st_ino && own[j].st_dev == st.st_dev)
-				break;
-		if (j < s->npaths || pp_run_load(h, all.paths[i], err, sizeof(err)))
-			continue;
-		if (same_setup(&h->meta, m))
-			s->nhist++;
-		else
-			pp_run_free(h);
-	}
-	free(own);
-	pp_runsel_free(&all);
-	return 0;
-}
-
-static void side_free(struct side *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nhist; i++)
-		pp_run_free(&s->hist[i]);
-	free(s->hist);
-	for (i = 0; i < s->npaths; i++) {
-		if (s->runs)
-			pp_run_free(&s->runs[i]);
-		free(s->paths[i]);
-	}
-	free(s->runs);
-	free(s->paths);
-}
-
-/* --- rows --- */
-
-/* The group of a key: its benchmark's (the name before the first '-'). */
-static const char *key_group(const char *key)
-{
-	char name[PP_KEY_MAX];
-	const struct pp_bench *b;
-
-	snprintf(name, sizeof(name), "%s", key);
-	name[strcspn(name, "-")] = '\0';
-	b = pp_bench_find(name);
-	return b ? b->group : "other";
-}
-
-static unsigned int group_rank(const char *group)
-{
-	unsigned int i;
-
-	for (i = 0; i < pp_ngroups; i++)
-		if (!strcmp(pp_groups[i].name, group))
-			return i;
-	return pp_ngroups;
-}
-
-static bool sort_by_verdict;
-
-static int cmp_rows(const void *pa, const void *pb)
-{
-	const struct row *a = pa, *b = pb;
-	unsigned int ga, gb;
-
-	/* derived figures and facts apart, after the rest */
-	if (a->gates != b->gates)
-		return a->gates ? -1 : 1;
-	if (sort_by_verdict) {
-		if (a->ok != b->ok)
-			return a->ok ? -1 : 1;
-		if (a->ok) {
-			int c = pp_cmp_order(&a->st, a->pool->dir, &b->st, b->pool->dir);
-
-			if (c)
-				return c;
-		}
-	}
-	ga = group_rank(a->group);
-	gb = group_rank(b->group);
-	if (ga != gb)
-		return ga < gb ? -1 : 1;
-	return a->pool < b->pool ? -1 : a->pool > b->pool;
-}
-
-static const char *row_verdict(const struct row *r)
-{
-	if (r->problem == PB_CLOCK)
-		return "not-comparable";
-	if (r->pool->conflict)
-		return "conflict";
-	if (!r->ok)
-		return r->on_new ? "missing-new" : "missing-base";
-	return pp_verdict_name(r->st.verdict);
-}
-
-/* The name a run's fails and skips give a key: its benchmark, or itself. */
-static const struct pp_note *run_says(const struct pp_note *list, size_t n,
-				      const char *key)
-{
-	size_t i, len;
-
-	for (i = 0; i < n; i++) {
-		len = strlen(list[i].name);
-		if (!strcmp(list[i].name, key) ||
-		    (!strncmp(list[i].name, key, len) && key[len] == '-'))
-			return &list[i];
-	}
-	return NULL;
-}
-
-/* Why the side without r's key has none: r->problem, r->why. */
-static void row_problem(struct row *r, const struct side *base, const struct side *new)
-{
-	const struct side *s;
-	const struct pp_note *k;
-	size_t i;
-
-	r->on_new = !r->pool->nnew || r->pool->conflict || r->problem == PB_CLOCK;
-	s = r->on_new ? new : base;
-	if (r->problem == PB_CLOCK) {
-		snprintf(r->why, sizeof(r->why),
-			 "one side counted instructions (QEMU -icount), the other time");
-		return;
-	}
-	if (r->pool->conflict) {
-		r->problem = PB_CONFLICT;
-		snprintf(r->why, sizeof(r->why), "the runs give it different units or directions");
-		return;
-	}
-	for (i = 0; i < s->npaths; i++) {
-		const struct pp_run *run = &s->runs[i];
-
-		k = run_says(run->fails, run->nfails, r->pool->key);
-		if (k) {
-			r->problem = PB_FAILED;
-			snprintf(r->why, sizeof(r->why), "%s failed: %.150s", k->name, k->reason);
-			return;
-		}
-		k = run_says(run->skips, run->nskips, r->pool->key);
-		if (k) {
-			r->problem = PB_SKIPPED;
-			snprintf(r->why, sizeof(r->why), "%s skipped: %.150s", k->name, k->reason);
-			return;
-		}
-	}
-	for (i = 0; i < s->npaths; i++) {
-		if (s->runs[i].interrupted) {
-			r->problem = PB_INTERRUPTED;
-			snprintf(r->why, sizeof(r->why), "the run was interrupted before it (%s)",
-				 s->paths[i]);
-			return;
-		}
-	}
-	r->problem = PB_MISSING;
-	snprintf(r->why, sizeof(r->why), "not in its results");
-}
-
 /* --- warnings, in every format --- */
 
-/* What a warning means beyond its values; NULL for a fact that differs. */
-static const char *warn_note(const struct pp_cmp_warn *w, const struct cmp_opts *o)
-{
-	switch (w->kind) {
-	case PP_CMP_WARN_CLOCK:
-		return "one side counted instructions, the other time: no figure is compared";
-	case PP_CMP_WARN_EMULATED:
-		if (o->gate_emulated)
-			return "an emulator timed the host, not the kernel: gating anyway (--gate-emulated)";
-		return "an emulator timed the host, not the kernel: the verdicts gate nothing (--gate-emulated)";
-	case PP_CMP_WARN_DIFFERS:
-		break;
-	}
-	return NULL;
-}
-
-/* Whether a warning makes --strict exit 6. */
-static bool warn_counts(const struct pp_cmp_warn *w, const struct cmp_opts *o)
-{
-	return w->kind != PP_CMP_WARN_EMULATED || !o->gate_emulated;
-}
-
-/* One line, without "warning: " and the newline. */
-static void warn_line(char *buf, size_t size, const struct pp_cmp_warn *w,
-		      const struct cmp_opts *o)
-{
-	const char *note = warn_note(w, o);
-
-	snprintf(buf, size, "%s%s: base '%s', new '%s'%s%s", w->fact,
-		 w->kind == PP_CMP_WARN_EMULATED ? "" : " differs", w->base, w->new,
-		 note ? ": " : "", note ? note : "");
-}
-
 /* --- output: text and JSON through the print layer --- */
-
-static bool have(double v)
-{
-	return !isnan(v);
-}
-
-/*
- * The kernel figures a row's delta has, in JSON all of them where both
- * sides measured them.  A time goes with a count (its own index for a
- * count): it means something only where that count is not incidental.
- */
-enum kd_kind { KD_COUNT, KD_BYTES, KD_NS };
-enum kd_index { KD_KERNEL_NS, KD_SYSCALLS, KD_FAULTS, KD_FAULT_NS, KD_SWITCHES, KD_OFFCPU,
-		KD_COPY_BYTES, KD_COPY_NS };
-
-#define KD(i, n, l, k, c) [i] = { #n, l, offsetof(struct pp_kside, n), k, c }
-static const struct kd_field {
-	const char *name;
-	const char *label;
-	size_t off;
-	enum kd_kind kind;
-	enum kd_index count;		/* the count it goes with */
-} kd_fields[] = {
-	KD(KD_KERNEL_NS, kernel_ns_per_op, "kernel", KD_NS, KD_SYSCALLS),
-	KD(KD_SYSCALLS, syscalls_per_op, "syscalls", KD_COUNT, KD_SYSCALLS),
-	KD(KD_FAULTS, faults_per_op, "faults", KD_COUNT, KD_FAULTS),
-	KD(KD_FAULT_NS, fault_ns_per_op, "fault time", KD_NS, KD_FAULTS),
-	KD(KD_SWITCHES, switches_per_op, "switches", KD_COUNT, KD_SWITCHES),
-	KD(KD_OFFCPU, offcpu_ns_per_op, "off-CPU", KD_NS, KD_SWITCHES),
-	KD(KD_COPY_BYTES, copy_bytes_per_op, "bytes copied", KD_BYTES, KD_COPY_BYTES),
-	KD(KD_COPY_NS, copy_ns_per_op, "copy time", KD_NS, KD_COPY_BYTES),
-};
-#undef KD
-
-static double kd_value(const struct pp_kside *k, unsigned int i)
-{
-	return *(const double *)((const char *)k + kd_fields[i].off);
-}
-
-/* A count, or bytes, worth a place in text (results.h). */
-static bool kd_shown(double v, enum kd_kind kind)
-{
-	return fabs(v) >= (kind == KD_BYTES ? PP_KSIDE_BYTES_MIN : PP_KSIDE_COUNT_MIN);
-}
-
-/*
- * Did figure i change beyond its noise (compare.rst, "The kernel
- * view")?  By threshold percent of the base at least, and: a count by
- * PP_KSIDE_COUNT_MIN an operation or more (bytes: PP_KSIDE_BYTES_MIN); a
- * time only where its count is not incidental on a side, and kernel time
- * by more than twice the error of the two figures where they carry one.
- */
-static bool kd_changed(const struct pp_kside *b, const struct pp_kside *n, unsigned int i,
-		       double threshold)
-{
-	const struct kd_field *f = &kd_fields[i];
-	double vb = kd_value(b, i), vn = kd_value(n, i), d = vn - vb, err;
-	enum kd_index c = f->count;
-
-	if (!(fabs(d) * 100 >= threshold * fabs(vb)) || d == 0)
-		return false;
-	if (f->kind != KD_NS)
-		return kd_shown(d, f->kind);
-	if (!kd_shown(kd_value(b, c), kd_fields[c].kind) &&
-	    !kd_shown(kd_value(n, c), kd_fields[c].kind))
-		return false;
-	if (i != KD_KERNEL_NS)
-		return true;
-	err = hypot(b->kernel_ns_err, n->kernel_ns_err);
-	return isnan(err) || fabs(d) > 2 * err;
-}
 
 /*
  * The kernel view's change, where both sides have one: every figure in
  * JSON; in text (text: a changed row) those that changed beyond their
  * noise, or that none did.
  */
-static void print_kdelta(const struct pp_kside *b, const struct pp_kside *n, bool text,
-			 double threshold)
+static void print_kdelta(const struct pp_cmp_row *r, bool text, double threshold)
 {
-	char v[PP_NUM_LEN + 4];
-	const char *sep = "; ";
-	unsigned int i;
+	const struct pp_kside *b = &r->pool->base_k, *n = &r->pool->new_k;
+	char why[PP_CMP_WHY_MAX];
+	size_t i;
 
 	if (!b->source[0] || !n->source[0])
 		return;
 	pp_print_open_object("kernel_delta");
-	for (i = 0; i < ARRAY_SIZE(kd_fields); i++) {
-		double d = kd_value(n, i) - kd_value(b, i);
-
-		if (!have(kd_value(b, i)) || !have(kd_value(n, i)))
+	for (i = 0; i < pp_kd_count(); i++) {
+		if (isnan(pp_kd_value(b, i)) || isnan(pp_kd_value(n, i)))
 			continue;
-		pp_print_double(PP_JSON, kd_fields[i].name, NULL, d);
-		if (!text || !kd_changed(b, n, i, threshold))
-			continue;
-		if (kd_fields[i].kind == KD_NS)
-			pp_fmt_ns(v, sizeof(v), d);
-		else
-			pp_fmt_num(v, sizeof(v), d);
-		pp_print_text("%s%s/op %s%s", sep, kd_fields[i].label, d > 0 ? "+" : "", v);
-		sep = ", ";
+		pp_print_double(PP_JSON, pp_kd_name(i), NULL,
+				pp_kd_value(n, i) - pp_kd_value(b, i));
 	}
-	if (text && *sep == ';')
-		pp_print_text("; kernel view unchanged");
+	if (text && pp_cmp_kernel_why(why, sizeof(why), r, threshold))
+		pp_print_text("; %s", why);
 	pp_print_close_object();
 }
 
-static void print_row(const struct row *r, const struct cmp_opts *o)
+static void print_row(const struct pp_cmp_row *r, const struct cmp_opts *o)
 {
 	const struct pp_cmp_pool *p = r->pool;
 
@@ -594,11 +171,11 @@ static void print_row(const struct row *r, const struct cmp_opts *o)
 	} else {
 		pp_print_text(" %12s %12s %-6s %8s %s", "", "", p->unit, "", "");
 	}
-	pp_print_string(PP_ANY, "verdict", "  %s", row_verdict(r));
+	pp_print_string(PP_ANY, "verdict", "  %s", pp_cmp_row_verdict(r));
 	if (r->ok && !r->st.run_noise_measured)
 		pp_print_text(" (noise assumed)");
 	if (!r->ok) {
-		pp_print_string(PP_JSON, "problem", NULL, problem_names[r->problem]);
+		pp_print_string(PP_JSON, "problem", NULL, pp_cmp_problem_name(r->problem));
 		pp_print_string(PP_ANY, "reason", " (%s)", r->why);
 	} else if (r->unreliable) {
 		pp_print_string(PP_ANY, "unreliable", ", unreliable: %s", r->pool->unreliable);
@@ -610,13 +187,13 @@ static void print_row(const struct row *r, const struct cmp_opts *o)
 	pp_print_bool(PP_JSON, "gates", NULL, r->gates);
 	pp_print_bool(PP_JSON, "fails", NULL, r->fails);
 	if (r->ok)
-		print_kdelta(&p->base_k, &p->new_k, r->st.verdict == PP_VERDICT_REGRESSION ||
-			     r->st.verdict == PP_VERDICT_IMPROVEMENT, o->threshold);
+		print_kdelta(r, r->st.verdict == PP_VERDICT_REGRESSION ||
+			     r->st.verdict == PP_VERDICT_IMPROVEMENT, o->cmp.threshold);
 	pp_print_text("\n");
 	pp_print_close_object();
 }
 
-static void print_side(const char *name, const struct side *s)
+static void print_side(const char *name, const struct pp_side *s)
 {
 	size_t i;
 
@@ -636,7 +213,7 @@ static void print_side(const char *name, const struct side *s)
  * How the run-to-run variation went into the intervals: measured from
  * the sides' repeated runs (the median over the keys), or assumed.
  */
-static void print_run_noise(const struct row *rows, size_t nrows,
+static void print_run_noise(const struct pp_cmp_row *rows, size_t nrows,
 			    const struct cmp_opts *o)
 {
 	double *v = malloc((nrows ? nrows : 1) * sizeof(*v));
@@ -659,7 +236,7 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 		     "are the run-to-run variation alone\n", (unsigned long long)single);
 	pp_print_open_object("run_noise");
 	pp_print_bool(PP_JSON, "measured", NULL, measured);
-	pp_print_double(PP_JSON, "assumed_pct", NULL, o->run_noise);
+	pp_print_double(PP_JSON, "assumed_pct", NULL, o->cmp.run_noise);
 	if (n && measured) {
 		pp_print_num(PP_ANY, "median_pct",
 			     "run-to-run variation: measured from the runs' and rounds' medians, median %s%% over the keys",
@@ -670,21 +247,10 @@ static void print_run_noise(const struct row *rows, size_t nrows,
 	} else if (n) {
 		pp_print_num(PP_FP, NULL, "run-to-run variation: assumed %s%% (one run a side cannot "
 			     "show it; 2+ runs a side, or run --rounds N, measure it; --run-noise PCT)\n",
-			     o->run_noise);
+			     o->cmp.run_noise);
 	}
 	pp_print_close_object();
 	free(v);
-}
-
-/* Does a --fail-on glob name a key of either side? */
-static bool names_a_key(const char *glob, const struct row *rows, size_t nrows)
-{
-	size_t i;
-
-	for (i = 0; i < nrows; i++)
-		if (!fnmatch(glob, rows[i].pool->key, 0))
-			return true;
-	return false;
 }
 
 /* One warning: kind, what it is about, one line. */
@@ -712,18 +278,18 @@ static void print_warning(const char *kind, const char *subject, const char *fmt
  * differ, interrupted runs, keys not compared and why, results the
  * harness flagged, --fail-on globs that name no key.
  */
-static void print_warnings(const struct side *base, const struct side *new,
+static void print_warnings(const struct pp_side *base, const struct pp_side *new,
 			   const struct pp_cmp_warn *w, size_t nw,
-			   const struct row *rows, size_t nrows,
+			   const struct pp_cmp_row *rows, size_t nrows,
 			   const struct cmp_opts *o)
 {
-	const struct side *sides[] = { base, new };
+	const struct pp_side *sides[] = { base, new };
 	size_t i, j;
 	int g;
 
 	pp_print_open_array("warnings");
 	for (i = 0; i < nw; i++) {
-		const char *note = warn_note(&w[i], o);
+		const char *note = pp_cmp_warn_note(&w[i], &o->cmp);
 
 		pp_print_open_object(NULL);
 		pp_print_string(PP_JSON, "kind", NULL, w[i].kind == PP_CMP_WARN_DIFFERS ? "fact" :
@@ -744,30 +310,30 @@ static void print_warnings(const struct side *base, const struct side *new,
 					      "%s: %s was interrupted: its results are partial",
 					      j ? "new" : "base", sides[j]->paths[i]);
 	for (i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
+		const struct pp_cmp_row *r = &rows[i];
 
 		if (!r->ok)
-			print_warning(problem_names[r->problem], r->pool->key,
+			print_warning(pp_cmp_problem_name(r->problem), r->pool->key,
 				      "%s: not compared, %s: %s", r->pool->key,
 				      r->on_new ? "new" : "base", r->why);
 		else if (r->unreliable)
 			print_warning("unreliable", r->pool->key, "%s: unreliable, %s%s",
 				      r->pool->key, r->pool->unreliable,
-				      o->strict ? "" : " (gates only with --strict)");
+				      o->cmp.strict ? "" : " (gates only with --strict)");
 	}
-	for (g = 0; g < o->nfail_on; g++) {
-		if (!names_a_key(o->fail_on[g], rows, nrows))
-			print_warning("fail-on", o->fail_on[g],
-				      "--fail-on '%s' names no key of either side", o->fail_on[g]);
+	for (g = 0; g < o->cmp.nfail_on; g++) {
+		if (!pp_cmp_names_a_key(o->cmp.fail_on[g], rows, nrows))
+			print_warning("fail-on", o->cmp.fail_on[g],
+				      "--fail-on '%s' names no key of either side", o->cmp.fail_on[g]);
 	}
 	pp_print_close_array();
 }
 
-static void print_comparison(const struct side *base, const struct side *new,
+static void print_comparison(const struct pp_side *base, const struct pp_side *new,
 			     const struct pp_cmp_warn *w, size_t nw,
-			     const struct row *rows, size_t nrows,
-			     const struct cmp_opts *o, const struct findings *fd,
-			     const struct cmp_kind *k)
+			     const struct pp_cmp_row *rows, size_t nrows,
+			     const struct cmp_opts *o, const struct pp_cmp_findings *fd,
+			     const struct pp_cmp_kind *k)
 {
 	static const char *const clocks[] = {
 		[PP_CMP_CLOCK_WALL] = PP_CLOCK_WALL,
@@ -784,7 +350,7 @@ static void print_comparison(const struct side *base, const struct side *new,
 	pp_print_text("\nnew:  ");
 	print_side("new", new);
 	pp_print_text("\n");
-	pp_print_double(PP_JSON, "threshold_pct", NULL, o->threshold);
+	pp_print_double(PP_JSON, "threshold_pct", NULL, o->cmp.threshold);
 	pp_print_string(PP_JSON, "clock", NULL, clocks[k->clock]);
 	pp_print_bool(PP_JSON, "gates", NULL, k->gates);
 	print_warnings(base, new, w, nw, rows, nrows, o);
@@ -800,7 +366,7 @@ static void print_comparison(const struct side *base, const struct side *new,
 			group = NULL;
 			pp_print_text("-- not gating: derived figures and facts (their verdicts set no exit)\n");
 		}
-		if (!o->sort && (!group || strcmp(group, rows[i].group))) {
+		if (!o->cmp.sort && (!group || strcmp(group, rows[i].group))) {
 			group = rows[i].group;
 			pp_print_text("-- %s\n", group);
 		}
@@ -809,7 +375,7 @@ static void print_comparison(const struct side *base, const struct side *new,
 	pp_print_close_array();
 	pp_print_u64(PP_ANY, "regressions", "\n%llu regression", nreg);
 	pp_print_text("%s beyond ", nreg == 1 ? "" : "s");
-	pp_print_num(PP_FP, NULL, "%s%%", o->threshold);
+	pp_print_num(PP_FP, NULL, "%s%%", o->cmp.threshold);
 	pp_print_text(" at %.0f%% confidence%s%s", PP_CMP_CONF * 100,
 		      insns ? " (instruction counts)" : "",
 		      k->gates ? "" : k->emulated_wall ?
@@ -826,11 +392,11 @@ static void print_comparison(const struct side *base, const struct side *new,
 
 /* What every CI format writes beyond its rows. */
 struct ci_ctx {
-	const struct side *base, *new;
+	const struct pp_side *base, *new;
 	const struct pp_cmp_warn *w;
 	size_t nw;
 	const struct cmp_opts *o;
-	const struct findings *fd;
+	const struct pp_cmp_findings *fd;
 };
 
 /* Warnings as comment lines ("# warning: ..."): KTAP, and LAVA's shell. */
@@ -840,7 +406,7 @@ static void print_warn_comments(FILE *f, const struct ci_ctx *c)
 	size_t i;
 
 	for (i = 0; i < c->nw; i++) {
-		warn_line(text, sizeof(text), &c->w[i], c->o);
+		pp_cmp_warn_line(text, sizeof(text), &c->w[i], &c->o->cmp);
 		text[strcspn(text, "\n")] = '\0';
 		fprintf(f, "# warning: %s\n", text);
 	}
@@ -862,7 +428,7 @@ static void xml_escaped(FILE *f, const char *s)
 	}
 }
 
-static void row_summary(char *buf, size_t size, const struct row *r)
+static void row_summary(char *buf, size_t size, const struct pp_cmp_row *r)
 {
 	char b[PP_NUM_LEN], nb[PP_NUM_LEN];
 	int n;
@@ -872,11 +438,11 @@ static void row_summary(char *buf, size_t size, const struct row *r)
 	if (r->ok)
 		n = snprintf(buf, size, "%s: %s -> %s %s, %+.1f%% [%+.1f..%+.1f], %s%s%s",
 			     r->pool->key, b, nb, r->pool->unit,
-			     r->st.change_pct, r->st.lo_pct, r->st.hi_pct, row_verdict(r),
+			     r->st.change_pct, r->st.lo_pct, r->st.hi_pct, pp_cmp_row_verdict(r),
 			     r->unreliable ? ", unreliable: " : "",
 			     r->unreliable ? r->pool->unreliable : "");
 	else
-		n = snprintf(buf, size, "%s: %s, %s", r->pool->key, row_verdict(r), r->why);
+		n = snprintf(buf, size, "%s: %s, %s", r->pool->key, pp_cmp_row_verdict(r), r->why);
 	if (!r->gates && n >= 0 && (size_t)n < size)
 		snprintf(buf + n, size - n, " (%s, not gating)", pp_kind_name(r->pool->kind));
 }
@@ -890,33 +456,33 @@ static void row_summary(char *buf, size_t size, const struct row *r)
  */
 enum ci_status { CI_PASS, CI_FAIL, CI_ERROR, CI_SKIP };
 
-static enum ci_status ci_status(const struct row *r)
+static enum ci_status ci_status(const struct pp_cmp_row *r)
 {
 	if (r->fails)
 		return CI_FAIL;
 	if (!r->gates)		/* a derived figure or a fact: shown, never failing */
 		return r->ok ? CI_PASS : CI_SKIP;
 	if (!r->ok)
-		return r->on_new && r->problem != PB_SKIPPED ? CI_ERROR : CI_SKIP;
+		return r->on_new && r->problem != PP_PB_SKIPPED ? CI_ERROR : CI_SKIP;
 	return r->unreliable ? CI_SKIP : CI_PASS;
 }
 
 /* The reason of a skip or an error, one line. */
-static const char *ci_reason(const struct row *r, char *buf, size_t size)
+static const char *ci_reason(const struct pp_cmp_row *r, char *buf, size_t size)
 {
 	if (!r->ok)
-		snprintf(buf, size, "%s on the %s side: %s", problem_names[r->problem],
+		snprintf(buf, size, "%s on the %s side: %s", pp_cmp_problem_name(r->problem),
 			 r->on_new ? "new" : "base", r->why);
 	else
 		snprintf(buf, size, "unreliable: %s", r->pool->unreliable);
 	return buf;
 }
 
-static void print_junit(FILE *f, const struct ci_ctx *c, const struct row *rows,
+static void print_junit(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row *rows,
 			size_t nrows)
 {
 	char text[PP_CMP_VALUE_MAX * 2 + 512], why[PP_CMP_WHY_MAX + 64];
-	const struct findings *fd = c->fd;
+	const struct pp_cmp_findings *fd = c->fd;
 	size_t i, n[CI_SKIP + 1] = { 0 };
 
 	for (i = 0; i < nrows; i++)
@@ -933,7 +499,7 @@ static void print_junit(FILE *f, const struct ci_ctx *c, const struct row *rows,
 	if (c->nw)
 		fprintf(f, "  <properties>\n");
 	for (i = 0; i < c->nw; i++) {
-		warn_line(text, sizeof(text), &c->w[i], c->o);
+		pp_cmp_warn_line(text, sizeof(text), &c->w[i], &c->o->cmp);
 		fprintf(f, "    <property name=\"warning\" value=\"");
 		xml_escaped(f, text);
 		fprintf(f, "\"/>\n");
@@ -947,7 +513,7 @@ static void print_junit(FILE *f, const struct ci_ctx *c, const struct row *rows,
 		fprintf(f, "\"/>\n  </testcase>\n");
 	}
 	for (i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
+		const struct pp_cmp_row *r = &rows[i];
 
 		fprintf(f, "  <testcase classname=\"perfprobe.%s\" name=\"", r->group);
 		xml_escaped(f, r->pool->key);
@@ -960,7 +526,7 @@ static void print_junit(FILE *f, const struct ci_ctx *c, const struct row *rows,
 			fprintf(f, "\"/>\n");
 			break;
 		case CI_ERROR:
-			fprintf(f, "    <error type=\"%s\" message=\"", problem_names[r->problem]);
+			fprintf(f, "    <error type=\"%s\" message=\"", pp_cmp_problem_name(r->problem));
 			xml_escaped(f, ci_reason(r, why, sizeof(why)));
 			fprintf(f, "\"/>\n");
 			break;
@@ -980,11 +546,11 @@ static void print_junit(FILE *f, const struct ci_ctx *c, const struct row *rows,
 }
 
 /* KTAP: a test name is one word; keys already are. */
-static void print_ktap(FILE *f, const struct ci_ctx *c, const struct row *rows,
+static void print_ktap(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row *rows,
 		       size_t nrows)
 {
 	char text[512], why[PP_CMP_WHY_MAX + 64];
-	const struct findings *fd = c->fd;
+	const struct pp_cmp_findings *fd = c->fd;
 	size_t i, k = !!fd->incomplete[0];
 
 	fprintf(f, "KTAP version 1\n1..%zu\n", nrows + k);
@@ -993,7 +559,7 @@ static void print_ktap(FILE *f, const struct ci_ctx *c, const struct row *rows,
 	if (k)
 		fprintf(f, "not ok 1 comparable # %s\n", fd->incomplete);
 	for (i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
+		const struct pp_cmp_row *r = &rows[i];
 
 		row_summary(text, sizeof(text), r);
 		fprintf(f, "# %s\n", text);
@@ -1015,14 +581,14 @@ static void print_ktap(FILE *f, const struct ci_ctx *c, const struct row *rows,
 }
 
 /* LAVA's lava-test-case lines: the change in % is the measurement. */
-static void print_lava(FILE *f, const struct ci_ctx *c, const struct row *rows,
+static void print_lava(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row *rows,
 		       size_t nrows)
 {
 	size_t i;
 
 	print_warn_comments(f, c);
 	for (i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
+		const struct pp_cmp_row *r = &rows[i];
 		static const char *const res[] = {
 			[CI_PASS] = "pass", [CI_FAIL] = "fail", [CI_ERROR] = "fail",
 			[CI_SKIP] = "skip",
@@ -1046,7 +612,7 @@ static void print_lava(FILE *f, const struct ci_ctx *c, const struct row *rows,
  */
 #define KCIDB_ORIGIN	"perfprobe"
 
-static json_t *kcidb_test(const struct row *r, const char *build_id,
+static json_t *kcidb_test(const struct pp_cmp_row *r, const char *build_id,
 			  const char *date)
 {
 	static const char *const status[] = {
@@ -1077,7 +643,7 @@ static json_t *kcidb_test(const struct row *r, const char *build_id,
 		json_object_set_new(misc, "lo_pct", json_real(r->st.lo_pct));
 		json_object_set_new(misc, "hi_pct", json_real(r->st.hi_pct));
 	}
-	json_object_set_new(misc, "verdict", json_string(row_verdict(r)));
+	json_object_set_new(misc, "verdict", json_string(pp_cmp_row_verdict(r)));
 	if (ci_status(r) == CI_ERROR || ci_status(r) == CI_SKIP)
 		json_object_set_new(misc, "reason", json_string(ci_reason(r, why, sizeof(why))));
 	json_object_set_new(misc, "kind", json_string(pp_kind_name(r->pool->kind)));
@@ -1088,10 +654,10 @@ static json_t *kcidb_test(const struct row *r, const char *build_id,
 	return t;
 }
 
-static int print_kcidb(FILE *f, const struct ci_ctx *c, const struct row *rows,
+static int print_kcidb(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row *rows,
 		       size_t nrows)
 {
-	const struct side *base = c->base, *new = c->new;
+	const struct pp_side *base = c->base, *new = c->new;
 	const struct pp_meta *m = &new->runs[0].meta;
 	json_t *doc = json_object(), *ver = json_object(), *co = json_object();
 	json_t *b = json_object(), *tests = json_array(), *misc = json_object();
@@ -1103,7 +669,7 @@ static int print_kcidb(FILE *f, const struct ci_ctx *c, const struct row *rows,
 		json_t *wa = json_array();
 
 		for (i = 0; i < c->nw; i++) {
-			warn_line(text, sizeof(text), &c->w[i], c->o);
+			pp_cmp_warn_line(text, sizeof(text), &c->w[i], &c->o->cmp);
 			json_array_append_new(wa, json_string(text));
 		}
 		json_object_set_new(misc, "warnings", wa);
@@ -1135,165 +701,61 @@ static int print_kcidb(FILE *f, const struct ci_ctx *c, const struct row *rows,
 
 /* --- one comparison --- */
 
-static int build_rows(const struct side *base, const struct side *new,
-		      const struct cmp_opts *o, const struct cmp_kind *k,
-		      struct pp_cmp_pool **pool, size_t *npool, struct row **out,
-		      size_t *nout, struct findings *fd)
-{
-	struct row *rows;
-	size_t i, n = 0;
-	int ret;
-
-	ret = pp_cmp_pool(base->runs, base->npaths, new->runs, new->npaths, pool, npool);
-	if (ret)
-		return ret;
-	rows = calloc(*npool ? *npool : 1, sizeof(*rows));
-	if (!rows)
-		return -ENOMEM;
-	for (i = 0; i < *npool; i++) {
-		struct pp_cmp_pool *p = &(*pool)[i];
-		struct row *r = &rows[n];
-		bool named = !o->nfail_on || matches(o->fail_on, o->nfail_on, p->key);
-
-		if (matches(o->ignore, o->nignore, p->key))
-			continue;
-		r->pool = p;
-		r->group = key_group(p->key);
-		pp_cmp_history(p, base->hist, base->nhist);
-		/* the same setup on both sides: one history, counted once */
-		if (!base->nhist || !same_setup(&base->runs[0].meta, &new->runs[0].meta))
-			pp_cmp_history(p, new->hist, new->nhist);
-		r->gates = pp_cmp_gates(p);
-		/* instructions against time: no figure is compared */
-		if (k->clock == PP_CMP_CLOCK_MIXED)
-			r->problem = PB_CLOCK;
-		r->ok = !r->problem && !p->conflict && p->nbase && p->nnew &&
-			!pp_cmp_runs(p, o->threshold, o->run_noise, &r->st);
-		if (!r->ok) {
-			row_problem(r, base, new);
-			fd->nwarn++;
-			/* a key --fail-on names must be measured on the new side */
-			if (o->nfail_on && named && r->on_new && !fd->incomplete[0])
-				snprintf(fd->incomplete, sizeof(fd->incomplete),
-					 "%s, named by --fail-on: %.120s", p->key, r->why);
-		} else {
-			fd->nok++;
-			r->unreliable = p->unreliable[0];
-			fd->nwarn += r->unreliable;
-			fd->nunreliable += r->unreliable;
-		}
-		if (r->ok && r->gates && r->st.verdict == PP_VERDICT_REGRESSION) {
-			fd->nreg++;
-			r->fails = k->gates && named && (!r->unreliable || o->strict);
-			fd->nfail += r->fails;
-		}
-		n++;
-	}
-	sort_by_verdict = o->sort;
-	qsort(rows, n, sizeof(*rows), cmp_rows);
-	*out = rows;
-	*nout = n;
-	return 0;
-}
-
-/*
- * What the comparison found beyond its verdicts, counted for the exit:
- * the warnings and why nothing can pass when that is so.
- */
-static void find_more(const struct side *base, const struct side *new,
-		      const struct row *rows, size_t nrows, size_t nw,
-		      const struct cmp_opts *o, struct findings *fd)
-{
-	size_t i;
-	int g;
-
-	fd->nwarn += nw;
-	for (i = 0; i < base->npaths; i++)
-		fd->nwarn += base->runs[i].interrupted;
-	for (i = 0; i < new->npaths; i++)
-		fd->nwarn += new->runs[i].interrupted;
-	for (g = 0; g < o->nfail_on; g++) {
-		if (!names_a_key(o->fail_on[g], rows, nrows)) {
-			fd->nwarn++;
-			if (!fd->incomplete[0])
-				snprintf(fd->incomplete, sizeof(fd->incomplete),
-					 "--fail-on '%s' names no key of either side", o->fail_on[g]);
-		}
-	}
-	if (!fd->nok)
-		snprintf(fd->incomplete, sizeof(fd->incomplete),
-			 "no key of '%.120s' has samples on both sides (%zu keys seen)", new->arg, nrows);
-}
-
-static int compare_one(struct side *base, struct side *new,
+static int compare_one(struct pp_side *base, struct pp_side *new,
 		       const struct cmp_opts *o, bool *regressed, bool *differs,
 		       bool *incomplete)
 {
 	char text[PP_CMP_VALUE_MAX * 2 + 512];
-	struct pp_cmp_pool *pool = NULL;
-	struct pp_cmp_warn *w = NULL;
-	struct findings fd = { 0 };
-	size_t npool = 0, nw = 0, nrows = 0, i;
-	struct row *rows = NULL;
+	struct pp_comparison cmp;
+	const struct pp_cmp_findings *fd = &cmp.fd;
 	struct ci_ctx c;
-	struct cmp_kind k;
+	size_t i;
 	int ret;
 
-	ret = pp_cmp_warnings(base->runs, base->npaths, new->runs, new->npaths,
-			      PP_CMP_MHZ_TOL_PCT, &w, &nw);
-	k.clock = pp_cmp_clock(base->runs, base->npaths, new->runs, new->npaths);
-	k.emulated_wall = false;
-	for (i = 0; !ret && i < nw; i++)
-		k.emulated_wall |= w[i].kind == PP_CMP_WARN_EMULATED;
-	k.gates = !k.emulated_wall || o->gate_emulated;
-	if (!ret)
-		ret = build_rows(base, new, o, &k, &pool, &npool, &rows, &nrows, &fd);
+	ret = pp_comparison_build(&cmp, base, new, &o->cmp);
 	if (ret) {
 		pp_err("compare: %s", strerror(-ret));
 		goto out;
 	}
-	find_more(base, new, rows, nrows, nw, o, &fd);
 	if (o->format != FMT_TEXT && o->format != FMT_JSON) {
-		for (i = 0; i < nw; i++) {
-			warn_line(text, sizeof(text), &w[i], o);
+		for (i = 0; i < cmp.nw; i++) {
+			pp_cmp_warn_line(text, sizeof(text), &cmp.w[i], &o->cmp);
 			fprintf(stderr, "perfprobe: compare: warning: %s\n", text);
 		}
-		if (fd.nwarn > nw)
+		if (fd->nwarn > cmp.nw)
 			fprintf(stderr, "perfprobe: compare: %zu more warnings: keys not compared "
 				"or unreliable, runs interrupted (the text or JSON output lists them)\n",
-				fd.nwarn - nw);
+				fd->nwarn - cmp.nw);
 	}
-	if (fd.incomplete[0])
-		pp_err("compare: not comparable: %s", fd.incomplete);
-	c = (struct ci_ctx){ base, new, w, nw, o, &fd };
+	if (fd->incomplete[0])
+		pp_err("compare: not comparable: %s", fd->incomplete);
+	c = (struct ci_ctx){ base, new, cmp.w, cmp.nw, o, fd };
 	switch (o->format) {
 	case FMT_TEXT:
 	case FMT_JSON:
-		print_comparison(base, new, w, nw, rows, nrows, o, &fd, &k);
+		print_comparison(base, new, cmp.w, cmp.nw, cmp.rows, cmp.nrows, o, fd, &cmp.k);
 		break;
 	case FMT_JUNIT:
-		print_junit(stdout, &c, rows, nrows);
+		print_junit(stdout, &c, cmp.rows, cmp.nrows);
 		break;
 	case FMT_KTAP:
-		print_ktap(stdout, &c, rows, nrows);
+		print_ktap(stdout, &c, cmp.rows, cmp.nrows);
 		break;
 	case FMT_LAVA:
-		print_lava(stdout, &c, rows, nrows);
+		print_lava(stdout, &c, cmp.rows, cmp.nrows);
 		break;
 	case FMT_KCIDB:
-		ret = print_kcidb(stdout, &c, rows, nrows);
+		ret = print_kcidb(stdout, &c, cmp.rows, cmp.nrows);
 		break;
 	}
-	*regressed |= fd.nfail > 0;
+	*regressed |= fd->nfail > 0;
 	/* --strict: any warning but an unreliable key, or emulation it was told to gate */
-	for (i = 0; i < nw; i++)
-		*differs |= warn_counts(&w[i], o);
-	*differs |= fd.nwarn - fd.nunreliable > nw;
-	*incomplete |= fd.incomplete[0] != '\0';
+	for (i = 0; i < cmp.nw; i++)
+		*differs |= pp_cmp_warn_counts(&cmp.w[i], &o->cmp);
+	*differs |= fd->nwarn - fd->nunreliable > cmp.nw;
+	*incomplete |= fd->incomplete[0] != '\0';
 out:
-	free(rows);
-	pp_cmp_pool_free(pool, npool);
-	free(w);
+	pp_comparison_free(&cmp);
 	return ret ? PP_EXIT_FAIL : 0;
 }
 
@@ -1302,7 +764,7 @@ static int compare_sides(struct pp_cli *cli, int argc, char **argv,
 {
 	bool regressed = false, differs = false, incomplete = false;
 	const struct cmp_opts o = *opts;
-	struct side *sides;
+	struct pp_side *sides;
 	int i, ret = 0;
 
 	if (argc < 2)
@@ -1314,9 +776,7 @@ static int compare_sides(struct pp_cli *cli, int argc, char **argv,
 		return PP_EXIT_FAIL;
 	for (i = 0; i < argc && !ret; i++) {
 		sides[i].arg = argv[i];
-		ret = side_load(&sides[i], cli->results_dir);
-		if (!ret && !o.no_history)
-			ret = side_history(&sides[i], cli->results_dir);
+		ret = pp_side_load(&sides[i], cli->results_dir, !o.cmp.no_history);
 	}
 	if (ret)
 		goto out;
@@ -1336,13 +796,13 @@ static int compare_sides(struct pp_cli *cli, int argc, char **argv,
 			ret = PP_EXIT_FAIL;
 	}
 	/* fail closed: nothing that could pass when data is missing */
-	if (!ret && (incomplete || (o.strict && differs)))
+	if (!ret && (incomplete || (o.cmp.strict && differs)))
 		ret = PP_EXIT_NOT_COMPARABLE;
 	else if (!ret && regressed)
 		ret = PP_EXIT_REGRESSION;
 out:
 	for (i = 0; i < argc; i++)
-		side_free(&sides[i]);
+		pp_side_free(&sides[i]);
 	free(sides);
 	return ret;
 }
@@ -1355,7 +815,7 @@ int pp_cmd_compare(struct pp_cli *cli, int argc, char **argv)
 	ret = parse_opts(cli, &o);
 	if (!ret)
 		ret = compare_sides(cli, argc, argv, &o);
-	free(o.fail_on);
-	free(o.ignore);
+	free(o.cmp.fail_on);
+	free(o.cmp.ignore);
 	return ret;
 }
