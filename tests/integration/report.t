@@ -7,7 +7,7 @@
 # a phone-wide window.  --format svg writes well-formed SVG files; export
 # --csv gives every result once with the figures of the JSON.
 . "$(dirname "$0")/tap.sh"
-NTESTS=21
+NTESTS=23
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -46,6 +46,15 @@ ok $([ -z "${miss:-}" ]; echo $?) "the summary tables are there${miss:+ (missing
 check "both runs are rows, the comparison has verdicts" sh -c \
 	"grep -c '<td class=\"l\">base</td>' '$R' | grep -qv '^0\$' &&
 	 grep -q 'new against base' '$R' && grep -q 'regression\\|no change\\|too noisy' '$R'"
+check "the verdict comes first: before the runs, its counts, regressions or none said" python3 -c "
+import sys
+p = open(sys.argv[1]).read()
+v, r = p.find('<section id=\"verdict\">'), p.find('<section id=\"runs\">')
+assert 0 < v < r, (v, r)
+top = p[v:r]
+assert 'new against base' in top and 'class=\"counts\"' in top, top
+assert 'Regressions, worst first' in top or 'No regression beyond 5%' in top, top
+" "$R"
 
 # emulated runs (tests/fixtures/emulation: TCG on -icount; a copy said to
 # be timed): said at the top, before the runs; no emulated MHz as a clock
@@ -90,6 +99,14 @@ ok $([ -z "$bad" ] && [ -s "$T_TMP/measure" ]; echo $?) \
 	"every chart laid out with a size and its bars or lines${bad:+ (bad:$bad)}"
 ok $(awk '$1 == "scroll" { f = $2 <= $3 + 1 } END { exit !f }' "$T_TMP/measure"; echo $?) \
 	"on a narrow window (390 asked; headless Chromium gives 500 at least) nothing scrolls sideways ($(grep scroll "$T_TMP/measure"))"
+# at 1280 pixels the main tables need no sideways scroll (those folded
+# in "every key" may scroll in their own box)
+chrome --window-size=1280,800 --virtual-time-budget=3000 --dump-dom "file://$T_TMP/m.html" |
+	sed -n '/id="pp-measure"/,/<\/pre>/p' | sed 's/<[^>]*>//g' >"$T_TMP/measure-1280"
+wide=$(awk '$1 == "box" && $5 == 1 && $3 > $4 + 1 { printf " %s (%d > %d)", $2, $3, $4 }' \
+	"$T_TMP/measure-1280")
+ok $([ -z "$wide" ] && grep -q '^box ' "$T_TMP/measure-1280"; echo $?) \
+	"at 1280 pixels no main table scrolls sideways in its box${wide:+:$wide}"
 # screenshots, at desktop and phone width: not blank
 for w in 1000 390; do
 	rm -f "$T_TMP/shot-$w.png"

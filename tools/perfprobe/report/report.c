@@ -21,6 +21,7 @@
 
 #include "report/report.h"
 #include "report/compare.h"
+#include "report/comparison.h"
 #include "report/summary.h"
 #include "report/svg.h"
 #include "bench.h"
@@ -37,6 +38,8 @@ struct report {
 	size_t ntimers;
 	FILE *f;		/* the page (HTML) */
 	const char *svgdir;	/* --format svg: the charts go here instead */
+	struct pp_comparison *cmp;	/* each side against the first */
+	size_t ncmp;
 	unsigned int charts;
 	int err;
 };
@@ -89,7 +92,7 @@ static void chart(struct report *rp, const char *id, const char *caption,
 /* --- the page --- */
 
 static const char css[] =
-	"body{font-family:'DejaVu Sans',sans-serif;margin:0 auto;max-width:980px;"
+	"body{font-family:'DejaVu Sans',sans-serif;margin:0 auto;max-width:1240px;"
 	"padding:0 12px;color:#222;line-height:1.4}\n"
 	"h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:1.6em}\n"
 	".scroll{overflow-x:auto}\n"
@@ -102,6 +105,8 @@ static const char css[] =
 	".warn{background:#fff4e0;border-left:4px solid #E69F00;padding:4px 10px}\n"
 	".regression{color:#b33c00;font-weight:bold}.improvement{color:#00734f}\n"
 	".noisy{color:#a36b00}\n"
+	"#runs td{white-space:normal}td.why{white-space:normal;min-width:12em}.counts{font-size:1.05em}\n"
+	"details.warnings li{overflow-wrap:anywhere}\n"
 	"@media print{body{max-width:none}figure,table{page-break-inside:avoid}"
 	".scroll{overflow:visible}}\n";
 
@@ -786,6 +791,7 @@ struct changes {
 	double pct[MAX_CHANGE_ROWS], lo[MAX_CHANGE_ROWS], hi[MAX_CHANGE_ROWS];
 	char cls[MAX_CHANGE_ROWS];
 	size_t n;
+	bool more;		/* keys compared beyond the chart's */
 };
 
 static int changes_draw(FILE *f, const void *arg)
@@ -795,32 +801,46 @@ static int changes_draw(FILE *f, const void *arg)
 	return pp_svg_changes(f, c->id, c->title, c->keys, c->pct, c->lo, c->hi, c->cls, c->n);
 }
 
-struct cmp_row {
-	const struct pp_cmp_pool *p;
-	struct pp_cmp_stat st;
-	bool ok;
-	bool gates;		/* pp_cmp_gates(): else shown apart, after */
-};
-
-static int cmp_rows(const void *a, const void *b)
-{
-	const struct cmp_row *x = a, *y = b;
-
-	if (x->gates != y->gates)
-		return x->gates ? -1 : 1;
-	if (x->ok != y->ok)
-		return x->ok ? -1 : 1;
-	return x->ok ? pp_cmp_order(&x->st, x->p->dir, &y->st, y->p->dir) : 0;
-}
-
 static char verdict_cls(enum pp_verdict v)
 {
 	return v == PP_VERDICT_REGRESSION ? 'r' : v == PP_VERDICT_IMPROVEMENT ? 'i' :
 	       v == PP_VERDICT_NOISY ? 'n' : 's';
 }
 
+static const char *verdict_css(const struct pp_cmp_row *r)
+{
+	if (!r->ok || !r->gates)
+		return "";
+	return r->st.verdict == PP_VERDICT_REGRESSION ? "regression" :
+	       r->st.verdict == PP_VERDICT_IMPROVEMENT ? "improvement" :
+	       r->st.verdict == PP_VERDICT_NOISY ? "noisy" : "";
+}
+
+/* A side by the label all its runs share, else as its argument names it. */
+static const char *side_name(const struct pp_side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->npaths; i++)
+		if (!s->runs[i].meta.label[0] ||
+		    strcmp(s->runs[i].meta.label, s->runs[0].meta.label))
+			return s->arg;
+	return s->npaths ? s->runs[0].meta.label : s->arg;
+}
+
+/* "NEW against BASE (N runs against M)" */
+static void cmp_title(FILE *f, const char *tag, const struct pp_comparison *c)
+{
+	fprintf(f, "<%s>", tag);
+	pp_html_esc(f, side_name(c->new));
+	fputs(" against ", f);
+	pp_html_esc(f, side_name(c->base));
+	fprintf(f, " <small>(%zu run%s against %zu)</small></%s>\n", c->new->npaths,
+		c->new->npaths == 1 ? "" : "s", c->base->npaths, tag);
+}
+
 /* The kernel view of a key on both sides, where both have one. */
-static void kernel_deltas(FILE *f, const struct cmp_row *rows, size_t n)
+static void kernel_deltas(FILE *f, const struct pp_cmp_row *rows, size_t n)
 {
 	static const struct { const char *name; size_t off; } fld[] = {
 		{ "syscalls/op", offsetof(struct pp_kside, syscalls_per_op) },
@@ -833,7 +853,7 @@ static void kernel_deltas(FILE *f, const struct cmp_row *rows, size_t n)
 	size_t i, k, shown = 0;
 
 	for (i = 0; i < n; i++) {
-		const struct pp_kside *a = &rows[i].p->base_k, *b = &rows[i].p->new_k;
+		const struct pp_kside *a = &rows[i].pool->base_k, *b = &rows[i].pool->new_k;
 
 		if (!rows[i].ok || !a->source[0] || !b->source[0])
 			continue;
@@ -847,7 +867,7 @@ static void kernel_deltas(FILE *f, const struct cmp_row *rows, size_t n)
 			fputs("</tr></thead>\n<tbody>\n", f);
 		}
 		fputs("<tr>", f);
-		td(f, "l", rows[i].p->key);
+		td(f, "l", rows[i].pool->key);
 		for (k = 0; k < ARRAY_SIZE(fld); k++) {
 			double x = *(const double *)((const char *)a + fld[k].off);
 			double y = *(const double *)((const char *)b + fld[k].off);
@@ -864,83 +884,181 @@ static void kernel_deltas(FILE *f, const struct cmp_row *rows, size_t n)
 		fputs("</tbody></table></div>\n", f);
 }
 
-static void compare_one(struct report *rp, size_t j, struct changes *ch)
-{
-	const struct pp_run *base = &rp->runs[0], *nw = &rp->runs[j];
-	struct pp_cmp_pool *pool = NULL;
-	struct cmp_row *rows;
-	size_t np = 0, i, nr = 0, counts[4] = { 0 }, apart = 0;
-	FILE *f = rp->f;
-	char buf[96];
-	enum pp_cmp_clock clock = pp_cmp_clock(base, 1, nw, 1);
+/* --- the verdict, first: what compare would say of the same sides --- */
 
-	if (clock == PP_CMP_CLOCK_MIXED) {
-		fputs("<h3>", f);
-		pp_html_esc(f, run_name(nw));
-		fputs(" against ", f);
-		pp_html_esc(f, run_name(base));
-		fputs("</h3>\n<p class=\"warn\">Not compared: one counted instructions "
-		      "(virtual clock), the other time.</p>\n", f);
-		return;
-	}
-	if (pp_cmp_pool(base, 1, nw, 1, &pool, &np)) {
-		rp->err = -ENOMEM;
-		return;
-	}
-	rows = calloc(np ? np : 1, sizeof(*rows));
-	if (!rows) {
-		pp_cmp_pool_free(pool, np);
-		rp->err = -ENOMEM;
-		return;
-	}
-	for (i = 0; i < np; i++) {
-		if (pool[i].conflict || !pool[i].nbase || !pool[i].nnew)
-			continue;
-		rows[nr].p = &pool[i];
-		rows[nr].ok = !pp_cmp_runs(&pool[i], PP_CMP_THRESHOLD_PCT, PP_CMP_RUN_NOISE_PCT,
-					   &rows[nr].st);
-		rows[nr].gates = pp_cmp_gates(&pool[i]);
-		if (!rows[nr].gates)
+/* Counts per verdict of the gating keys, as one sentence. */
+static void verdict_counts(FILE *f, const struct pp_comparison *c)
+{
+	size_t counts[PP_VERDICT_NOISY + 1] = { 0 }, apart = 0, notcmp = 0, i;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct pp_cmp_row *r = &c->rows[i];
+
+		if (!r->gates)
 			apart++;
-		else if (rows[nr].ok)
-			counts[rows[nr].st.verdict]++;
-		nr++;
+		else if (!r->ok)
+			notcmp++;
+		else
+			counts[r->st.verdict]++;
 	}
-	qsort(rows, nr, sizeof(*rows), cmp_rows);
-	fputs("<h3>", f);
-	pp_html_esc(f, run_name(nw));
-	fputs(" against ", f);
-	pp_html_esc(f, run_name(base));
-	fprintf(f, "</h3>\n<p>%zu keys in both: <span class=\"regression\">%zu regression%s"
-		"</span>, <span class=\"improvement\">%zu improvement%s</span>, <span "
-		"class=\"noisy\">%zu too noisy to tell</span>, %zu without a real change "
-		"(threshold %.0f%%, 95%% intervals, run-to-run noise %.0f%% assumed where a "
-		"side has one run)%s.</p>\n", nr - apart, counts[PP_VERDICT_REGRESSION],
-		counts[PP_VERDICT_REGRESSION] == 1 ? "" : "s", counts[PP_VERDICT_IMPROVEMENT],
+	fprintf(f, "<p class=\"counts\"><span class=\"regression\">%zu regression%s</span> "
+		"(%zu failing), <span class=\"improvement\">%zu improvement%s</span>, "
+		"<span class=\"noisy\">%zu too noisy to tell</span>, %zu the same; %zu not "
+		"compared; %zu derived figures and facts, never gating.</p>\n",
+		counts[PP_VERDICT_REGRESSION], counts[PP_VERDICT_REGRESSION] == 1 ? "" : "s",
+		c->fd.nfail, counts[PP_VERDICT_IMPROVEMENT],
 		counts[PP_VERDICT_IMPROVEMENT] == 1 ? "" : "s", counts[PP_VERDICT_NOISY],
-		counts[PP_VERDICT_SAME], PP_CMP_THRESHOLD_PCT, PP_CMP_RUN_NOISE_PCT,
-		clock == PP_CMP_CLOCK_VIRTUAL ? "; virtual clock: each change is an "
-		"instruction-count change" : "");
-	if (apart)
-		fprintf(f, "<p>And %zu derived figure%s or fact%s, judged below but never "
-			"gating.</p>\n", apart, apart == 1 ? "" : "s", apart == 1 ? "" : "s");
-	memset(ch, 0, sizeof(*ch));
-	for (i = 0; i < nr && ch->n < MAX_CHANGE_ROWS; i++) {
-		if (!rows[i].ok || !rows[i].gates)
+		counts[PP_VERDICT_SAME], notcmp, apart);
+}
+
+/* The regressions, worst first (the rows' order), with the kernel's why. */
+static void verdict_regressions(FILE *f, const struct pp_comparison *c)
+{
+	char buf[PP_CMP_WHY_MAX];
+	size_t i, shown = 0;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct pp_cmp_row *r = &c->rows[i];
+
+		if (!r->ok || !r->gates || r->st.verdict != PP_VERDICT_REGRESSION)
 			continue;
-		ch->keys[ch->n] = rows[i].p->key;
-		ch->pct[ch->n] = rows[i].st.change_pct;
-		ch->lo[ch->n] = rows[i].st.lo_pct;
-		ch->hi[ch->n] = rows[i].st.hi_pct;
-		ch->cls[ch->n] = verdict_cls(rows[i].st.verdict);
+		if (!shown++) {
+			fputs("<div class=\"scroll\"><table class=\"verdict\">\n<caption>"
+			      "Regressions, worst first</caption>\n<thead><tr>", f);
+			th(f, "l", "key");
+			th(f, NULL, "base");
+			th(f, NULL, "new");
+			th(f, NULL, "change [95% interval]");
+			th(f, "l", "the kernel's side");
+			fputs("</tr></thead>\n<tbody>\n", f);
+		}
+		fputs("<tr>", f);
+		td(f, "l", r->pool->key);
+		pp_fmt_num(buf, sizeof(buf), r->st.base_median);
+		strncat(buf, " ", sizeof(buf) - strlen(buf) - 1);
+		strncat(buf, r->pool->unit, sizeof(buf) - strlen(buf) - 1);
+		td(f, NULL, buf);
+		pp_fmt_num(buf, sizeof(buf), r->st.new_median);
+		td(f, NULL, buf);
+		snprintf(buf, sizeof(buf), "%+.1f%% [%+.1f..%+.1f]%s", r->st.change_pct,
+			 r->st.lo_pct, r->st.hi_pct, r->fails ? "" : " (not failing)");
+		td(f, "regression", buf);
+		if (!pp_cmp_kernel_why(buf, sizeof(buf), r, c->o->threshold))
+			snprintf(buf, sizeof(buf), "no kernel view");
+		td(f, "l why", buf);
+		fputs("</tr>\n", f);
+	}
+	if (shown)
+		fputs("</tbody></table></div>\n", f);
+	else
+		fprintf(f, "<p>No regression beyond %.0f%% at 95%% confidence.</p>\n",
+			c->o->threshold);
+}
+
+/* Everything that is not a verdict: as compare's warnings, one a line. */
+static void verdict_warnings(FILE *f, const struct pp_comparison *c)
+{
+	char line[PP_CMP_VALUE_MAX * 2 + 512];
+	size_t i, n = 0;
+
+	if (!c->fd.nwarn && !c->fd.incomplete[0])
+		return;
+	fprintf(f, "<details class=\"warnings\"%s><summary>%zu warning%s</summary>\n<ul>\n",
+		c->fd.nwarn <= 8 ? " open" : "", c->fd.nwarn, c->fd.nwarn == 1 ? "" : "s");
+	if (c->fd.incomplete[0]) {
+		fputs("<li class=\"warn\">not comparable: ", f);
+		pp_html_esc(f, c->fd.incomplete);
+		fputs("</li>\n", f);
+	}
+	for (i = 0; i < c->nw; i++, n++) {
+		pp_cmp_warn_line(line, sizeof(line), &c->w[i], c->o);
+		fputs("<li>", f);
+		pp_html_esc(f, line);
+		fputs("</li>\n", f);
+	}
+	for (i = 0; i < c->nrows; i++) {
+		const struct pp_cmp_row *r = &c->rows[i];
+
+		if (r->ok && !r->unreliable)
+			continue;
+		fputs("<li>", f);
+		pp_html_esc(f, r->pool->key);
+		if (!r->ok) {
+			fprintf(f, ": not compared, %s: ", r->on_new ? "new" : "base");
+			pp_html_esc(f, r->why);
+		} else {
+			fputs(": unreliable, ", f);
+			pp_html_esc(f, r->pool->unreliable);
+			fputs(" (does not gate)", f);
+		}
+		fputs("</li>\n", f);
+	}
+	fputs("</ul></details>\n", f);
+}
+
+static void verdict(struct report *rp)
+{
+	size_t j;
+
+	if (!rp->ncmp)
+		return;
+	fputs("<section id=\"verdict\">\n<h2>Verdict</h2>\n<p>Each side against the first, as "
+	      "<code>perfprobe compare</code> judges them: a side's runs pooled, its label's "
+	      "earlier runs measuring the run-to-run noise (Documentation/compare.rst).</p>\n",
+	      rp->f);
+	for (j = 0; j < rp->ncmp; j++) {
+		const struct pp_comparison *c = &rp->cmp[j];
+
+		cmp_title(rp->f, "h3", c);
+		if (c->k.clock == PP_CMP_CLOCK_MIXED) {
+			fputs("<p class=\"warn\">Not compared: one counted instructions "
+			      "(virtual clock), the other time.</p>\n", rp->f);
+			continue;
+		}
+		verdict_counts(rp->f, c);
+		if (!c->k.gates)
+			fputs("<p class=\"warn\">Emulated on the wall clock: the verdicts gate "
+			      "nothing.</p>\n", rp->f);
+		verdict_regressions(rp->f, c);
+		verdict_warnings(rp->f, c);
+	}
+	fputs("</section>\n", rp->f);
+}
+
+/* --- compare: every key of each side against the first --- */
+
+/* The chart's rows: the gating keys compared, the most changed first. */
+static void changes_fill(struct changes *ch, const struct pp_comparison *c, size_t j)
+{
+	size_t i, nok = 0;
+
+	memset(ch, 0, sizeof(*ch));
+	for (i = 0; i < c->nrows; i++) {
+		const struct pp_cmp_row *r = &c->rows[i];
+
+		if (!r->ok || !r->gates)
+			continue;
+		nok++;
+		if (ch->n == MAX_CHANGE_ROWS)
+			continue;
+		ch->keys[ch->n] = r->pool->key;
+		ch->pct[ch->n] = r->st.change_pct;
+		ch->lo[ch->n] = r->st.lo_pct;
+		ch->hi[ch->n] = r->st.hi_pct;
+		ch->cls[ch->n] = verdict_cls(r->st.verdict);
 		ch->n++;
 	}
-	snprintf(ch->title, sizeof(ch->title), "%s vs %s: change per key", run_name(nw),
-		 run_name(base));
+	snprintf(ch->title, sizeof(ch->title), "%s vs %s: change per key", side_name(c->new),
+		 side_name(c->base));
 	snprintf(ch->id, sizeof(ch->id), "changes-%zu", j);
-	snprintf(buf, sizeof(buf), "The %zu keys that changed most, regressions first%s.",
-		 ch->n, nr > ch->n ? "; every key is in the table below" : "");
-	chart(rp, ch->id, buf, changes_draw, ch);
+	ch->more = nok > ch->n;
+}
+
+static void compare_table(FILE *f, const struct pp_comparison *c)
+{
+	char buf[96];
+	size_t i;
+
 	fputs("<details><summary>every key</summary>\n<div class=\"scroll\"><table>\n<thead><tr>",
 	      f);
 	th(f, "l", "key");
@@ -951,57 +1069,60 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 	th(f, NULL, "95% interval");
 	th(f, "l", "verdict");
 	fputs("</tr></thead>\n<tbody>\n", f);
-	for (i = 0; i < nr; i++) {
-		const struct pp_cmp_stat *s = &rows[i].st;
-		const char *v = rows[i].ok ? pp_verdict_name(s->verdict) : "cannot compare";
+	for (i = 0; i < c->nrows; i++) {
+		const struct pp_cmp_row *r = &c->rows[i];
+		const struct pp_cmp_stat *s = &r->st;
 
 		fputs("<tr>", f);
-		td(f, "l", rows[i].p->key);
-		td(f, "l", rows[i].p->unit);
-		pp_fmt_num(buf, sizeof(buf), rows[i].ok ? s->base_median : NAN);
+		td(f, "l", r->pool->key);
+		td(f, "l", r->pool->unit);
+		pp_fmt_num(buf, sizeof(buf), r->ok ? s->base_median : NAN);
 		td(f, NULL, buf);
-		pp_fmt_num(buf, sizeof(buf), rows[i].ok ? s->new_median : NAN);
+		pp_fmt_num(buf, sizeof(buf), r->ok ? s->new_median : NAN);
 		td(f, NULL, buf);
-		if (rows[i].ok)
+		if (r->ok)
 			snprintf(buf, sizeof(buf), "%+.1f%%", s->change_pct);
-		else
-			snprintf(buf, sizeof(buf), "-");
-		td(f, NULL, buf);
-		if (rows[i].ok)
+		td(f, NULL, r->ok ? buf : "-");
+		if (r->ok)
 			snprintf(buf, sizeof(buf), "%+.1f%% .. %+.1f%%", s->lo_pct, s->hi_pct);
-		td(f, NULL, rows[i].ok ? buf : "-");
-		fprintf(f, "<td class=\"l %s\">", !rows[i].ok || !rows[i].gates ? "" :
-			s->verdict == PP_VERDICT_REGRESSION ? "regression" :
-			s->verdict == PP_VERDICT_IMPROVEMENT ? "improvement" :
-			s->verdict == PP_VERDICT_NOISY ? "noisy" : "");
-		pp_html_esc(f, v);
-		if (!rows[i].gates)
-			fprintf(f, " (%s, not gating)", pp_kind_name(rows[i].p->kind));
+		td(f, NULL, r->ok ? buf : "-");
+		fprintf(f, "<td class=\"l %s\">", verdict_css(r));
+		pp_html_esc(f, r->ok ? pp_verdict_name(s->verdict) : pp_cmp_row_verdict(r));
+		if (!r->gates)
+			fprintf(f, " (%s, not gating)", pp_kind_name(r->pool->kind));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div></details>\n", f);
-	kernel_deltas(f, rows, nr);
-	free(rows);
-	pp_cmp_pool_free(pool, np);
 }
 
 static void compare(struct report *rp)
 {
 	struct changes *ch;
+	char buf[96];
 	size_t j;
 
-	if (rp->n < 2)
+	if (!rp->ncmp)
 		return;
 	ch = calloc(1, sizeof(*ch));
 	if (!ch) {
 		rp->err = -ENOMEM;
 		return;
 	}
-	fputs("<section id=\"compare\">\n<h2>Compare</h2>\n<p>Each run against the first, as "
-	      "<code>perfprobe compare</code> judges it (Documentation/compare.rst).</p>\n",
-	      rp->f);
-	for (j = 1; j < rp->n; j++)
-		compare_one(rp, j, ch);
+	fputs("<section id=\"compare\">\n<h2>Compare</h2>\n<p>Every key of each side against "
+	      "the first, with the chart of the changes.</p>\n", rp->f);
+	for (j = 0; j < rp->ncmp; j++) {
+		const struct pp_comparison *c = &rp->cmp[j];
+
+		if (c->k.clock == PP_CMP_CLOCK_MIXED)
+			continue;
+		cmp_title(rp->f, "h3", c);
+		changes_fill(ch, c, j + 1);
+		snprintf(buf, sizeof(buf), "The %zu keys that changed most, regressions first%s.",
+			 ch->n, ch->more ? "; every key is in the table below" : "");
+		chart(rp, ch->id, buf, changes_draw, ch);
+		compare_table(rp->f, c);
+		kernel_deltas(rp->f, c->rows, c->nrows);
+	}
 	fputs("</section>\n", rp->f);
 	free(ch);
 }
@@ -1149,9 +1270,28 @@ int pp_report_write(FILE *f, const struct pp_report_in *in, unsigned int *charts
 		.runs = in->runs, .n = in->nruns, .timers = in->timers,
 		.ntimers = in->ntimers, .f = f, .svgdir = in->svgdir,
 	};
+	static const struct pp_cmp_opts opts = {
+		.threshold = PP_CMP_THRESHOLD_PCT, .run_noise = PP_CMP_RUN_NOISE_PCT,
+		.sort = true,
+	};
+	size_t j;
+	int err;
 
+	if (in->nsides > 1) {
+		rp.cmp = calloc(in->nsides - 1, sizeof(*rp.cmp));
+		if (!rp.cmp)
+			return -ENOMEM;
+	}
+	for (j = 1; j < in->nsides; j++, rp.ncmp++) {
+		err = pp_comparison_build(&rp.cmp[j - 1], &in->sides[0], &in->sides[j], &opts);
+		if (err) {
+			rp.ncmp++;
+			goto out;
+		}
+	}
 	head(&rp);
 	emulation(&rp);
+	verdict(&rp);
 	if (rp.n)
 		facts(&rp);
 	summary_tables(&rp);
@@ -1166,7 +1306,12 @@ int pp_report_write(FILE *f, const struct pp_report_in *in, unsigned int *charts
 		"</body>\n</html>\n", PP_VERSION, rp.n, rp.n == 1 ? "" : "s", rp.ntimers,
 		rp.ntimers == 1 ? "" : "s", rp.charts, rp.charts == 1 ? "" : "s");
 	*charts = rp.charts;
-	return rp.err;
+	err = rp.err;
+out:
+	for (j = 0; j < rp.ncmp; j++)
+		pp_comparison_free(&rp.cmp[j]);
+	free(rp.cmp);
+	return err;
 }
 
 /* --- input --- */

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "report/comparison.h"
 #include "results.h"
 
 #define PP_TIMER_BUCKETS	64
@@ -28,8 +29,10 @@ struct pp_timer_doc {
 int pp_timer_doc_load(const char *path, struct pp_timer_doc *t);
 
 struct pp_report_in {
-	const struct pp_run *runs;
+	const struct pp_run *runs;	/* every run of every side, in order */
 	size_t nruns;
+	const struct pp_side *sides;	/* as compare takes them: each side */
+	size_t nsides;			/* against the first */
 	const struct pp_timer_doc *timers;
 	size_t ntimers;
 	const char *svgdir;	/* NULL: charts inline; else a file each here */

@@ -20,10 +20,16 @@
 
 enum { OPT_FORMAT = 'f' };	/* its id in options.c */
 
-/* What the arguments name: timer documents, and runs. */
+/*
+ * What the arguments name: timer documents, and sides of runs (as
+ * compare takes them, with their labels' history); runs is every side's
+ * runs in order, shallow copies (the sides own them).
+ */
 struct inputs {
 	struct pp_timer_doc *timers;
 	size_t ntimers;
+	struct pp_side *sides;
+	size_t nsides;
 	struct pp_run *runs;
 	size_t nruns;
 };
@@ -37,9 +43,41 @@ static bool is_file(const char *p)
 
 static void inputs_free(struct inputs *in)
 {
-	pp_runs_free(in->runs, in->nruns);
+	size_t i;
+
+	free(in->runs);
+	for (i = 0; i < in->nsides; i++)
+		pp_side_free(&in->sides[i]);
+	free(in->sides);
 	free(in->timers);
 	memset(in, 0, sizeof(*in));
+}
+
+/* Each word a side; the runs, all sides' in order: 0 or an exit code. */
+static int sides_load(struct inputs *in, char **words, int nw, const char *results_dir)
+{
+	size_t i, n = 0;
+	int ret = 0;
+
+	in->sides = calloc((size_t)nw, sizeof(*in->sides));
+	if (!in->sides)
+		return PP_EXIT_FAIL;
+	for (; in->nsides < (size_t)nw && !ret; in->nsides++) {
+		in->sides[in->nsides].arg = words[in->nsides];
+		ret = pp_side_load(&in->sides[in->nsides], results_dir, true);
+		n += in->sides[in->nsides].npaths;
+	}
+	if (ret)
+		return ret;
+	in->runs = calloc(n ? n : 1, sizeof(*in->runs));
+	if (!in->runs)
+		return PP_EXIT_FAIL;
+	for (i = 0; i < in->nsides; i++) {
+		memcpy(in->runs + in->nruns, in->sides[i].runs,
+		       in->sides[i].npaths * sizeof(*in->runs));
+		in->nruns += in->sides[i].npaths;
+	}
+	return 0;
 }
 
 /*
@@ -72,7 +110,7 @@ static int inputs_load(struct pp_cli *cli, int argc, char **argv, struct inputs 
 		}
 	}
 	if (!ret && nw)
-		ret = pp_runs_load(words, nw, cli->results_dir, &in->runs, &in->nruns);
+		ret = sides_load(in, words, nw, cli->results_dir);
 	free(words);
 	if (ret)
 		inputs_free(in);
@@ -83,7 +121,8 @@ static int inputs_load(struct pp_cli *cli, int argc, char **argv, struct inputs 
 static int report_out(const char *out, const struct inputs *in, bool svg)
 {
 	struct pp_report_in rin = {
-		.runs = in->runs, .nruns = in->nruns, .timers = in->timers,
+		.runs = in->runs, .nruns = in->nruns, .sides = in->sides,
+		.nsides = in->nsides, .timers = in->timers,
 		.ntimers = in->ntimers, .svgdir = svg ? out : NULL,
 	};
 	unsigned int charts = 0;
