@@ -95,6 +95,12 @@ if unshare -n true 2>/dev/null; then
 		"$T_TMP/lo.err"
 	bad=$(rfc_ok "$J")
 	ok $([ -z "$bad" ]; echo $?) "rfc2544: each NDR/PDR reported or skipped for failed validation${bad:+ (bad:$bad)}"
+	for k in $bad; do	# what the document says of each
+		jq -r --arg k "$k" '(.results[] | select(.key == $k) |
+			"# \($k): value \(.value), \(.samples | length) samples \(.samples)"),
+			((.skipped + .failed)[] | select(.name == $k or ($k | startswith(.name + "-"))) |
+			"# \($k): \(.name): \(.reason)")' "$J"
+	done
 	n=$(jq '[.results[] | select(.key | test("^rfc2544-(ndr|pdr)-[0-9]+$"))] | length' "$J")
 	ok $([ "$n" -ge 1 ]; echo $?) "rfc2544: at least one rate validated ($n of 10)"
 	# The search's own order, not two measurements: PDR is validated at a
