@@ -504,7 +504,7 @@ static int session(struct sess *s)
 	s->res.n = s->m.n;
 	s->res.window_ns = s->m.iv_ns * s->m.n;
 	memcpy(s->res.iv, s->m.iv, sizeof(s->res.iv));
-	ret = pp_net_result_send(s->ctl, &s->res);
+	ret = pp_net_result_send(s->ctl, &s->res, pp_now_ns() + PP_NET_CTL_TIMEOUT_MS * 1000000ull);
 	/* TCP_STREAM: the client stops when it has the result; take the rest. */
 	while (!ret && s->req.type == PP_NET_TCP_STREAM && !past(s) &&
 	       recv(s->conn, s->buf, s->bufsize, 0) > 0)
