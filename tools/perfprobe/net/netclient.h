@@ -15,6 +15,8 @@
 /* Environment: a remote netserver instead of our own on the loopback. */
 #define PP_NET_ENV		"PERFPROBE_NETSERVER"	/* ADDR[:PORT], [ADDR6]:PORT */
 #define PP_NET_ENV6		"PERFPROBE_NETSERVER6"	/* a second one (IPv6) */
+/* How long a test waits for a place at a busy netserver, retrying. */
+#define PP_NET_BUSY_WAIT_MS	30000
 
 struct pp_net_peer {
 	struct sockaddr_storage ss;	/* its control address */
@@ -48,6 +50,8 @@ struct pp_net_out {
 	unsigned int burst;		/* UDP_STREAM: datagrams per paced burst */
 	uint32_t sndbuf, rcvbuf;	/* our data socket's */
 	int cpu_first, cpu_last;
+	unsigned int busy_tries;	/* "ERR busy" answers before the test ran */
+	uint64_t busy_ms;		/* ... and the time spent waiting them out */
 	struct pp_net_lat lat[PP_NET_MAX_IV];	/* TCP_RR, UDP_RR */
 	char err[200];
 };
