@@ -106,6 +106,13 @@ int pp_net_peer_get(struct pp_net_peer *p, int af, char *why, size_t whylen)
 		if (ret)
 			return ret;
 	}
+	env[0] = getenv(PP_NET_ENV_SECRET);
+	if (any && env[0] && *env[0]) {
+		ret = pp_net_secret_load(env[0], p->secret, sizeof(p->secret), why, whylen);
+		if (ret < 0)
+			return ret;
+		p->secret_len = (size_t)ret;
+	}
 	pp_net_addr_str((struct sockaddr *)&p->ss, p->name, sizeof(p->name));
 	return 0;
 }
@@ -175,6 +182,29 @@ static int answer(struct cli *c, char *line, char **word, char **rest)
 	return 0;
 }
 
+/* AUTH -> CHALLENGE nonce -> PROOF hmac (PP_NET_ENV_SECRET). */
+static int authenticate(struct cli *c)
+{
+	char line[PP_NET_LINE_MAX], proof[PP_NET_PROOF_HEX + 1], *word, *rest;
+	int ret = pp_net_sendf(c->ctl, "%s %d AUTH\n", PP_NET_MAGIC, PP_NET_VERSION);
+
+	if (ret)
+		return fail(c, ret, "sending AUTH");
+	ret = answer(c, line, &word, &rest);
+	if (ret)
+		return ret;
+	if (strcmp(word, "CHALLENGE") || strlen(rest) != PP_NET_NONCE_HEX) {
+		snprintf(c->o->err, sizeof(c->o->err), "netserver: %s %.150s", word, rest);
+		return -EPROTO;
+	}
+	if (pp_net_auth_proof(c->p->secret, c->p->secret_len, rest, proof)) {
+		snprintf(c->o->err, sizeof(c->o->err), "computing the proof of the secret failed");
+		return -EIO;
+	}
+	ret = pp_net_sendf(c->ctl, "%s %d PROOF %s\n", PP_NET_MAGIC, PP_NET_VERSION, proof);
+	return ret ? fail(c, ret, "sending PROOF") : 0;
+}
+
 /* TEST ... -> OK port=N: the data address in c->data; *busy on ERR busy. */
 static int handshake(struct cli *c, bool *busy)
 {
@@ -185,6 +215,11 @@ static int handshake(struct cli *c, bool *busy)
 	c->ctl = connect_to(&c->p->ss, c->p->len, SOCK_STREAM);
 	if (c->ctl < 0)
 		return fail(c, c->ctl, "connecting to the netserver");
+	if (c->p->secret_len) {
+		ret = authenticate(c);
+		if (ret)
+			return ret;
+	}
 	ret = pp_net_req_format(c->req, line, sizeof(line));
 	if (ret > 0)
 		ret = pp_net_sendf(c->ctl, "%s", line);

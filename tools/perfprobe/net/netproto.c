@@ -16,6 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #include "clock.h"
 #include "netproto.h"
 #include "util.h"
@@ -354,6 +357,57 @@ int pp_net_line_take(struct pp_net_linebuf *lb, const char *data, size_t n, size
 	}
 	*used = n;
 	return 0;
+}
+
+/* --- the shared secret --- */
+
+int pp_net_secret_load(const char *path, char *buf, size_t size, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	size_t len;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!fgets(buf, (int)size, f))
+		buf[0] = '\0';
+	fclose(f);
+	len = strcspn(buf, "\r\n");
+	buf[len] = '\0';
+	if (len < 8) {
+		snprintf(err, errlen, "%s: the secret is its first line, 8 to %zu bytes", path,
+			 size - 2);
+		return -EINVAL;
+	}
+	return (int)len;
+}
+
+int pp_net_auth_proof(const char *secret, size_t slen, const char *nonce,
+		      char out[PP_NET_PROOF_HEX + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0, i;
+	char msg[PP_NET_LINE_MAX];
+	int n = snprintf(msg, sizeof(msg), "%s %d %s", PP_NET_MAGIC, PP_NET_VERSION, nonce);
+
+	if (n < 0 || (size_t)n >= sizeof(msg) ||
+	    !HMAC(EVP_sha256(), secret, (int)slen, (const unsigned char *)msg, (size_t)n, md,
+		  &mdlen) || mdlen * 2 != PP_NET_PROOF_HEX)
+		return -EIO;
+	for (i = 0; i < mdlen; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	return 0;
+}
+
+bool pp_net_auth_equal(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i;
+	unsigned char d = la != lb;
+
+	for (i = 0; i < la && i < lb; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return !d;
 }
 
 /* --- results --- */

@@ -10,6 +10,9 @@
  *
  *   client: PPNET 1 TEST type=T family=F size=N duration_ms=N
  *                   intervals=N rate_pps=N id=N rcvbuf=N
+ *   (with a shared secret, before the TEST line:
+ *    client: PPNET 1 AUTH; server: PPNET 1 CHALLENGE <nonce>;
+ *    client: PPNET 1 PROOF <HMAC-SHA256 of the secret over the nonce>)
  *   server: PPNET 1 OK port=N rcvbuf=N sndbuf=N
  *           | PPNET 1 ERR <code> <text>
  *   client: PPNET 1 DONE sent=N             (UDP_STREAM, UDP_RR, TCP_CRR)
@@ -38,6 +41,9 @@
 #define PP_NET_MAX_PPS		100000000ull
 #define PP_NET_MAX_SOCKBUF	(64 << 20)
 #define PP_NET_CTL_TIMEOUT_MS	5000	/* a control line; a data connection's arrival */
+#define PP_NET_NONCE_HEX	32	/* CHALLENGE: 16 random bytes */
+#define PP_NET_PROOF_HEX	64	/* PROOF: HMAC-SHA256 */
+#define PP_NET_SECRET_MAX	256
 
 enum pp_net_type {
 	PP_NET_TCP_STREAM,	/* client sends, server receives and measures */
@@ -142,6 +148,19 @@ struct pp_net_linebuf {
 int pp_net_line_take(struct pp_net_linebuf *lb, const char *data, size_t n, size_t *used);
 /* Split "PPNET 1 WORD rest": the word and the rest, or -EPROTO. */
 int pp_net_line_word(char *line, char **word, char **rest);
+
+/* --- the shared secret (optional) --- */
+
+/*
+ * The secret: the first line of path, at least 8 bytes (its '\n'
+ * removed).  Its length, or -errno / -EINVAL with err filled.
+ */
+int pp_net_secret_load(const char *path, char *buf, size_t size, char *err, size_t errlen);
+/* HMAC-SHA256 of the secret over "PPNET 1 " nonce, in lowercase hex; 0 or -EIO. */
+int pp_net_auth_proof(const char *secret, size_t slen, const char *nonce,
+		      char out[PP_NET_PROOF_HEX + 1]);
+/* Compare two proofs in a time that does not depend on where they differ. */
+bool pp_net_auth_equal(const char *a, const char *b);
 
 /* --- CPU from /proc/stat --- */
 

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -29,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -40,6 +42,7 @@
 #include "commands.h"
 #include "netproto.h"
 #include "netserver.h"
+#include "options.h"
 
 #define RECV_BUF		(256 << 10)	/* what a drain reads at a time */
 #define UDP_BATCH		32
@@ -832,9 +835,11 @@ uint32_t pp_netserver_max_duration(const struct pp_netserver_opts *o)
 	return o->max_duration_ms ? o->max_duration_ms : PP_NET_MAX_MS;
 }
 
-void pp_netserver_rq_init(struct pp_netserver_rq *rq)
+void pp_netserver_rq_init(struct pp_netserver_rq *rq, const char *nonce)
 {
 	memset(rq, 0, sizeof(*rq));
+	if (nonce)
+		snprintf(rq->nonce, sizeof(rq->nonce), "%s", nonce);
 }
 
 static int rq_refuse(struct pp_netserver_rq *rq, const char *code, char *reply, size_t rsize,
@@ -859,14 +864,41 @@ static int rq_refuse(struct pp_netserver_rq *rq, const char *code, char *reply, 
 int pp_netserver_rq_line(struct pp_netserver_rq *rq, const struct pp_netserver_opts *o,
 			 const char *line, char *reply, size_t rsize)
 {
+	char copy[PP_NET_LINE_MAX], proof[PP_NET_PROOF_HEX + 1], *word = NULL, *rest = NULL;
+	bool secret = o->secret && o->secret_len;
 	const char *code = "syntax";
 	uint32_t max = pp_netserver_max_duration(o);
 
 	reply[0] = '\0';
 	if (rq->state == PP_NS_RQ_OVER)
 		return rq_refuse(rq, "syntax", reply, rsize, "one request per connection");
+	snprintf(copy, sizeof(copy), "%s", line);
+	if (pp_net_line_word(copy, &word, &rest))
+		word = NULL;
+	if (rq->state == PP_NS_RQ_FIRST && word && !strcmp(word, "AUTH")) {
+		if (!secret)
+			return rq_refuse(rq, "auth", reply, rsize,
+					 "this netserver has no shared secret");
+		snprintf(reply, rsize, "%s %d CHALLENGE %s\n", PP_NET_MAGIC, PP_NET_VERSION,
+			 rq->nonce);
+		rq->state = PP_NS_RQ_PROOF;
+		return 0;
+	}
+	if (rq->state == PP_NS_RQ_PROOF) {
+		if (!word || strcmp(word, "PROOF"))
+			return rq_refuse(rq, "auth", reply, rsize, "expected PROOF <hmac>");
+		if (pp_net_auth_proof(o->secret, o->secret_len, rq->nonce, proof))
+			return rq_refuse(rq, "internal", reply, rsize, "HMAC failed");
+		if (!pp_net_auth_equal(rest, proof))
+			return rq_refuse(rq, "auth", reply, rsize, "wrong shared secret");
+		rq->state = PP_NS_RQ_TEST;
+		return 0;
+	}
 	if (pp_net_req_parse(line, &rq->req, &code, rq->why, sizeof(rq->why)))
 		return rq_refuse(rq, code, reply, rsize, NULL);
+	if (secret && rq->state != PP_NS_RQ_TEST)
+		return rq_refuse(rq, "auth", reply, rsize,
+				 "this netserver wants its shared secret (AUTH first)");
 	if (rq->req.duration_ms > max)
 		return rq_refuse(rq, "range", reply, rsize, "duration_ms %" PRIu32
 				 " over this netserver's --max-duration %" PRIu32,
@@ -1191,6 +1223,8 @@ static void accept_some(struct server *sv, int lfd)
 	for (k = 0; k < 16; k++) {
 		struct sockaddr_storage ss;
 		socklen_t len = sizeof(ss);
+		char nonce[PP_NET_NONCE_HEX + 1];
+		unsigned char rnd[PP_NET_NONCE_HEX / 2];
 		char name[64];
 		unsigned int mine;
 		struct conn *c = NULL;
@@ -1214,7 +1248,15 @@ static void accept_some(struct server *sv, int lfd)
 		c->peer = ss;
 		c->deadline = pp_now_ns() + PP_NET_CTL_TIMEOUT_MS * NS;
 		snprintf(c->name, sizeof(c->name), "%s", name);
-		pp_netserver_rq_init(&c->rq);
+		if (sv->o->secret_len &&
+		    getrandom(rnd, sizeof(rnd), 0) == (ssize_t)sizeof(rnd)) {
+			for (i = 0; i < sizeof(rnd); i++)
+				snprintf(nonce + 2 * i, 3, "%02x", rnd[i]);
+			pp_netserver_rq_init(&c->rq, nonce);
+		} else {
+			/* without a nonce no proof holds: AUTH is refused */
+			pp_netserver_rq_init(&c->rq, NULL);
+		}
 	}
 }
 
@@ -1339,6 +1381,7 @@ int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv)
 	unsigned int nb = 0, i;
 	int lfds[PP_NETSERVER_MAX_BIND], c, k, n, ret;
 	uint64_t v, port = PP_NET_PORT;
+	char secret[PP_NET_SECRET_MAX], err[PATH_MAX + 80];
 
 	if (argc > 0) {
 		pp_err("netserver: unexpected argument '%s'", argv[0]);
@@ -1371,7 +1414,35 @@ int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv)
 			else
 				o.max_tests = (unsigned int)v;
 			break;
+		case PP_OPT_NS_MAX_PER_CLIENT:
+		case PP_OPT_NS_MAX_DURATION:
+			if (pp_parse_u64(arg, c == PP_OPT_NS_MAX_DURATION ? PP_NET_MIN_MS : 1,
+					 c == PP_OPT_NS_MAX_DURATION ? PP_NET_MAX_MS : 1024, &v)) {
+				pp_err("netserver: bad value '%s' for --%s", arg,
+				       c == PP_OPT_NS_MAX_DURATION ? "max-duration" :
+				       "max-per-client");
+				return PP_EXIT_USAGE;
+			}
+			if (c == PP_OPT_NS_MAX_DURATION)
+				o.max_duration_ms = (uint32_t)v;
+			else
+				o.max_per_client = (unsigned int)v;
+			break;
+		case PP_OPT_NS_SECRET_FILE:
+			ret = pp_net_secret_load(arg, secret, sizeof(secret), err, sizeof(err));
+			if (ret < 0) {
+				pp_err("netserver: --secret-file %s", err);
+				return PP_EXIT_USAGE;
+			}
+			o.secret = secret;
+			o.secret_len = (size_t)ret;
+			break;
 		}
+	}
+	if (o.max_per_client > o.max_tests) {
+		pp_err("netserver: --max-per-client %u is more than --max-tests %u",
+		       o.max_per_client, o.max_tests);
+		return PP_EXIT_USAGE;
 	}
 	if (!nb) {
 		nb = pp_net_loopback_usable(AF_INET6) ? 1 : 2;
@@ -1383,8 +1454,9 @@ int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv)
 		pp_err("netserver: nothing to listen on");
 		return PP_EXIT_FAIL;
 	}
-	logf_line("at most %u tests at once, %u from one address, %" PRIu32 " ms each\n",
-		  o.max_tests, pp_netserver_max_per_client(&o), pp_netserver_max_duration(&o));
+	logf_line("at most %u tests at once, %u from one address, %" PRIu32 " ms each; %s\n",
+		  o.max_tests, pp_netserver_max_per_client(&o), pp_netserver_max_duration(&o),
+		  o.secret ? "clients must prove the shared secret" : "no shared secret asked");
 	ret = pp_netserver_loop(lfds, (unsigned int)n, &o);
 	pp_err("netserver: %s", strerror(-ret));
 	for (i = 0; i < (unsigned int)n; i++)

@@ -24,6 +24,8 @@ struct pp_netserver_opts {
 	unsigned int max_tests;
 	unsigned int max_per_client;	/* tests at once from one address; 0: the default */
 	uint32_t max_duration_ms;	/* 0: PP_NET_MAX_MS */
+	const char *secret;		/* the shared secret; NULL: none asked */
+	size_t secret_len;
 	bool quiet;			/* only problems are logged */
 };
 
@@ -45,23 +47,27 @@ int pp_netserver_listen(const struct sockaddr *addr, socklen_t len);
  * parent reads it (no I/O: tests/unit/test_netfuzz.c drives it).
  */
 enum pp_netserver_rq_state {
-	PP_NS_RQ_FIRST,		/* TEST wanted */
+	PP_NS_RQ_FIRST,		/* AUTH or TEST */
+	PP_NS_RQ_PROOF,		/* CHALLENGE sent, PROOF wanted */
+	PP_NS_RQ_TEST,		/* authenticated, TEST wanted */
 	PP_NS_RQ_OVER,		/* a test to run, or refused */
 };
 
 struct pp_netserver_rq {
 	enum pp_netserver_rq_state state;
+	char nonce[PP_NET_NONCE_HEX + 1];	/* of the CHALLENGE */
 	struct pp_net_req req;
 	const char *code;			/* a refusal's ERR code */
 	char why[160];				/* ... and its text */
 };
 
-void pp_netserver_rq_init(struct pp_netserver_rq *rq);
+/* nonce: PP_NET_NONCE_HEX hex digits, or NULL without a secret. */
+void pp_netserver_rq_init(struct pp_netserver_rq *rq, const char *nonce);
 /*
  * One line (without its '\n'): 0 when another is wanted (reply, unless
- * empty, is to be sent first); 1 when rq->req is a test to run; -1
- * when refused: reply is the ERR line (with '\n'), rq->code and rq->why
- * say why.
+ * empty, is to be sent first: the CHALLENGE); 1 when rq->req is a test
+ * to run; -1 when refused: reply is the ERR line (with '\n'), rq->code
+ * and rq->why say why.
  */
 int pp_netserver_rq_line(struct pp_netserver_rq *rq, const struct pp_netserver_opts *o,
 			 const char *line, char *reply, size_t rsize);
