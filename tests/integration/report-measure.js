@@ -12,14 +12,15 @@ addEventListener("load", function () {
 		       s.querySelectorAll("rect.bar, path").length);
 	});
 	// each table's box: "box ID-or-caption SCROLLWIDTH CLIENTWIDTH MAIN",
-	// MAIN 1 unless it is folded in a <details> (every key: may scroll)
+	// MAIN 1 unless it is folded in a <details> (every key) or a detail
+	// beside the verdicts (the kernel view): those may scroll
 	document.querySelectorAll("div.scroll").forEach(function (d, i) {
 		var t = d.querySelector("table"), c = t && t.querySelector("caption");
 		var name = (t && t.id) || (c && c.textContent) || ("box-" + i);
 
 		o.push("box " + name.replace(/\s+/g, "_").slice(0, 40) + " " +
 		       d.scrollWidth + " " + d.clientWidth + " " +
-		       (d.closest("details") ? 0 : 1));
+		       (d.closest("details") || d.classList.contains("detail") ? 0 : 1));
 	});
 	o.push("scroll " + document.documentElement.scrollWidth + " " + innerWidth);
 	var p = document.createElement("pre");

@@ -105,7 +105,7 @@ static const char css[] =
 	".warn{background:#fff4e0;border-left:4px solid #E69F00;padding:4px 10px}\n"
 	".regression{color:#b33c00;font-weight:bold}.improvement{color:#00734f}\n"
 	".noisy{color:#a36b00}\n"
-	"#runs td{white-space:normal}td.why{white-space:normal;min-width:12em}.counts{font-size:1.05em}\n"
+	"#runs td,table.kv td{white-space:normal}td.why{white-space:normal;min-width:12em}.counts{font-size:1.05em}\n"
 	"details.warnings li{overflow-wrap:anywhere}\n"
 	"@media print{body{max-width:none}figure,table{page-break-inside:avoid}"
 	".scroll{overflow:visible}}\n";
@@ -858,7 +858,7 @@ static void kernel_deltas(FILE *f, const struct pp_cmp_row *rows, size_t n)
 		if (!rows[i].ok || !a->source[0] || !b->source[0])
 			continue;
 		if (!shown++) {
-			fputs("<div class=\"scroll\"><table>\n<caption>Kernel view, base &#8594; "
+			fputs("<div class=\"scroll detail\"><table class=\"kv\">\n<caption>Kernel view, base &#8594; "
 			      "new (per operation; traced passes after the samples)</caption>\n"
 			      "<thead><tr>", f);
 			th(f, "l", "key");
