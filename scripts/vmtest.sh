@@ -390,6 +390,12 @@ boot() {
 	# What runs the guest, said to perfprobe inside it (results.rst,
 	# "emulation"): only this side knows -icount for sure.
 	APPEND="$BASE_APPEND perfprobe_accel=$ACCEL perfprobe_clock=$CLOCK"
+	# Under TCG a vCPU is a host thread that a busy host may not run
+	# for tens of seconds: a 20 s soft-lockup or 21 s RCU-stall limit
+	# then panics a healthy guest (seen at boot with the host's load
+	# at 15).  The limits stay, four to six times longer.
+	[ "$ACCEL" = tcg ] &&
+		APPEND="$APPEND watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 	vsay "booting $KERNEL ($ACCEL_OPT${ICOUNT_OPT[*]:+ ${ICOUNT_OPT[*]}}, ${SMP} CPUs, ${MEM} MiB, timeout ${TIMEOUT}s)"
 	: >"$WORK/console.log"
 	: >"$WORK/results.log"
