@@ -147,7 +147,8 @@ dmesg_check() { # label
 	dmesg >/tmp/dmesg.now 2>/dev/null
 	total=$(wc -l </tmp/dmesg.now)
 	tail -n +"$((DMESG_SEEN + 1))" /tmp/dmesg.now | grep -E "$SPLAT" |
-		grep -v -e 'Kernel command line:' -e 'Command line:' >/tmp/splat
+		grep -v -e 'Kernel command line:' -e 'Command line:' \
+			-e 'stall warnings timeout set to' >/tmp/splat
 	DMESG_SEEN=$total
 	if [ -s /tmp/splat ]; then
 		fail "no kernel warnings during $1"
