@@ -427,8 +427,10 @@ if [ "$VERBOSE" = 1 ]; then
 fi
 
 # --------------------------------------------------------------- results ---
-# Kernel messages that fail the run, wherever they appear in the console.
-SPLAT='Kernel panic|Oops|BUG:|WARNING:|Call Trace|soft lockup|hard LOCKUP|blocked for more than|rcu.*(stall|detected stalls)|RCU stall|KASAN|UBSAN|kmemleak|unreferenced object|refcount_t|[Ll]eak|general protection fault|Unable to handle|unable to handle|stack-protector|double fault|invalid opcode|list_(add|del) corruption|segfault at|Kernel BUG'
+# Kernel messages that fail the run, wherever they appear in the console:
+# splats(), the list the guest's checks use too.
+# shellcheck source=tests/vm/splat.sh
+. "$ROOT/tests/vm/splat.sh"
 
 tr -d '\r' <"$WORK/results.log" >"$WORK/results.txt"
 STATUS=$(sed -n 's/^PPVMTEST-STATUS: \([0-9]*\).*/\1/p' "$WORK/results.txt" | tail -n1)
@@ -477,8 +479,7 @@ if [ -n "$STATUS" ]; then
 else
 	emit "not ok" "guest printed its final status line (missing: crash, panic or hang)"
 fi
-tr -d '\r' <"$WORK/console.log" | grep -nE "$SPLAT" |
-	grep -v -e 'Kernel command line:' -e 'Command line:' >"$WORK/splats.txt" 2>/dev/null
+tr -d '\r' <"$WORK/console.log" | grep -n '' | splats >"$WORK/splats.txt" 2>/dev/null
 if [ -s "$WORK/splats.txt" ]; then
 	emit "not ok" "console log free of kernel errors ($(wc -l <"$WORK/splats.txt") suspicious lines)"
 	head -n 40 "$WORK/splats.txt" | sed 's/^/#   console:/' >>"$tapout"

@@ -99,8 +99,9 @@ kview_both() {
 	fi
 }
 
-# Kernel messages that fail the run (same list as scripts/vmtest.sh).
-SPLAT='Kernel panic|Oops|BUG:|WARNING:|Call Trace|soft lockup|hard LOCKUP|blocked for more than|rcu.*(stall|detected stalls)|RCU stall|KASAN|UBSAN|kmemleak|unreferenced object|refcount_t|[Ll]eak|general protection fault|Unable to handle|unable to handle|stack-protector|double fault|invalid opcode|list_(add|del) corruption|segfault at|Kernel BUG'
+# Kernel messages that fail the run: splats(), one list with the host's
+# shellcheck source=tests/vm/splat.sh
+. "$(dirname "$0")/splat.sh"
 
 want() { # group
 	case ",${pp_skip:-}," in *",$1,"*) echo "# group $1 skipped (pp_skip)"; return 1 ;; esac
@@ -146,9 +147,7 @@ DMESG_SEEN=0
 dmesg_check() { # label
 	dmesg >/tmp/dmesg.now 2>/dev/null
 	total=$(wc -l </tmp/dmesg.now)
-	tail -n +"$((DMESG_SEEN + 1))" /tmp/dmesg.now | grep -E "$SPLAT" |
-		grep -v -e 'Kernel command line:' -e 'Command line:' \
-			-e 'stall warnings timeout set to' >/tmp/splat
+	tail -n +"$((DMESG_SEEN + 1))" /tmp/dmesg.now | splats >/tmp/splat
 	DMESG_SEEN=$total
 	if [ -s /tmp/splat ]; then
 		fail "no kernel warnings during $1"
