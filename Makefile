@@ -190,7 +190,7 @@ $(O)/gen/warn.cfg: FORCE
 	@mkdir -p $(@D) && echo '$(WARN) $(BPF_FLAGS)' | cmp -s - $@ || echo '$(WARN) $(BPF_FLAGS)' >$@
 
 $(CORE_OBJS) $(PP_OBJS) $(O)/tools/perfprobe/main.o $(O)/perfprobe-lean $(UNIT_BINS) $(PLANT_OBJS) \
-	$(O)/tests/pp-kview $(O)/tests/pp-vmtest \
+	$(O)/tests/pp-kview $(O)/tests/pp-vmtest $(O)/tests/pp-hostile \
 	$(patsubst %.c,$(O)/%.o,$(wildcard $(BPF_SRC)/*.bpf.c)): $(O)/gen/warn.cfg
 
 $(O)/libppcore.a: $(CORE_OBJS)
@@ -302,7 +302,7 @@ kmod-style:
 	+$(Q)scripts/kmod-style.sh
 
 check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview $(O)/tests/perfprobe-planted \
-	$(O)/tests/pp-seccomp
+	$(O)/tests/pp-seccomp $(O)/tests/pp-hostile
 
 # The parts of the completion scripts and the docs generated from the
 # option table (tools/perfprobe/options.c): `make options` writes them,
@@ -345,6 +345,11 @@ $(O)/tests/pp-kview: tests/integration/pp-kview.c $(LIBS_A)
 $(O)/tests/pp-seccomp: tests/tools/pp-seccomp.c $(O)/gen/warn.cfg
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< && \
 		mv -f $@.tmp $@
+
+# Hostile clients of the netserver (tests/integration/netserver.t): no library.
+$(O)/tests/pp-hostile: tests/integration/pp-hostile.c
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) \
+		$(PP_LDFLAGS) -o $@.tmp $< && mv -f $@.tmp $@
 
 # The module's tests inside the QEMU guest, on the tools' netlink client:
 # static where libnl's static archives exist (the guest has no libraries),

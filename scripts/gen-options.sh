@@ -19,7 +19,7 @@ fi
 PP=${1:?usage: scripts/gen-options.sh [--check] PERFPROBE}
 FILES="scripts/completion/perfprobe.bash scripts/completion/_perfprobe
 	Documentation/cli.rst Documentation/man/perfprobe.1.rst
-	Documentation/man/perfprobe-compare.1.rst"
+	Documentation/man/perfprobe-compare.1.rst Documentation/man/perfprobe-netserver.1.rst"
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 stale=

@@ -35,7 +35,7 @@ _perfprobe_opts() {
 	copy) echo "--dir --sizes --align" ;;
 	timer) echo "--period --count" ;;
 	trace) echo "--hist --all" ;;
-	netserver) echo "--bind --port --max-tests" ;;
+	netserver) echo "--bind --port --max-tests --max-per-client --max-duration --secret-file" ;;
 	'') echo "--json --output --repeat --rounds --cpu --quick --full --noise --results-dir --no-save --tmpdir --label --kernel-view --verbose --quiet --help --version" ;;
 	esac
 }
@@ -58,6 +58,9 @@ _perfprobe_optval() {
 	netserver:--bind|netserver:-b) echo "none" ;;
 	netserver:--port|netserver:-p) echo "none" ;;
 	netserver:--max-tests|netserver:-m) echo "none" ;;
+	netserver:--max-per-client) echo "none" ;;
+	netserver:--max-duration) echo "none" ;;
+	netserver:--secret-file) echo "file" ;;
 	*:--output|*:-o) echo "file" ;;
 	*:--repeat|*:-r) echo "none" ;;
 	*:--rounds) echo "none" ;;

@@ -30,6 +30,7 @@ check "make install O=$O rebuilds no program: $(grep -E '^ +(CC|LD) ' "$T_TMP/mk
 miss=""
 for f in bin/perfprobe libexec/perfprobe/perfprobe-lean libexec/perfprobe/perfprobe-hello \
 	share/man/man1/perfprobe.1 share/man/man1/perfprobe-run.1 share/man/man1/perfprobe-compare.1 \
+	share/man/man1/perfprobe-netserver.1 \
 	share/man/man5/perfprobe-results.5 share/bash-completion/completions/perfprobe \
 	share/zsh/vendor-completions/_perfprobe share/doc/perfprobe/README.md \
 	share/doc/perfprobe/Documentation/report.rst; do

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "clock.h"
 #include "net/netproto.h"
 
 #define GOOD "PPNET 1 TEST type=UDP_STREAM family=ipv6 size=1472 duration_ms=1000 " \
@@ -96,7 +97,7 @@ static void test_result_roundtrip(void **state)
 		res.iv[i].total = 2 * i;
 	}
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	assert_int_equal(pp_net_result_send(sv[0], &res), 0);
+	assert_int_equal(pp_net_result_send(sv[0], &res, pp_now_ns() + 1000000000ull), 0);
 	assert_int_equal(pp_net_result_recv(sv[1], &back, 1000, err, sizeof(err)), 0);
 	assert_memory_equal(&res, &back, sizeof(res));
 	/* An ERR instead of a result is passed on. */

@@ -139,6 +139,14 @@ const struct pp_option pp_options[] = {
 	  "control port; data ports are ephemeral", "12866", PP_COMP_NONE, NULL, 0 },
 	{ "netserver", "max-tests", 'm', 'm', "N",
 	  "tests served at once", "8", PP_COMP_NONE, NULL, 0 },
+	{ "netserver", "max-per-client", 0, PP_OPT_NS_MAX_PER_CLIENT, "N",
+	  "tests served at once to one client address", "half of --max-tests, at least 2",
+	  PP_COMP_NONE, NULL, 0 },
+	{ "netserver", "max-duration", 0, PP_OPT_NS_MAX_DURATION, "MS",
+	  "the longest test served, in ms (10 to 60000)", "60000", PP_COMP_NONE, NULL, 0 },
+	{ "netserver", "secret-file", 0, PP_OPT_NS_SECRET_FILE, "FILE",
+	  "serve only clients that prove they know the secret in FILE's first line "
+	  "(theirs: $PERFPROBE_NETSERVER_SECRET_FILE)", "none", PP_COMP_FILE, NULL, 0 },
 };
 
 const unsigned int pp_noptions = ARRAY_SIZE(pp_options);

@@ -49,6 +49,9 @@ enum {
 	PP_OPT_LS_LABEL,
 	PP_OPT_TRACE_ALL,
 	PP_OPT_EXPORT_CSV,
+	PP_OPT_NS_MAX_PER_CLIENT,
+	PP_OPT_NS_MAX_DURATION,
+	PP_OPT_NS_SECRET_FILE,
 };
 
 #define PP_OPT_REPEATABLE	0x1	/* may be given more than once, all kept */

@@ -445,6 +445,18 @@ static int net_kv_work(void *arg, uint64_t *ops, double *ns)
 	return ret;
 }
 
+/* A netserver that answered "ERR busy" before the test ran: say so. */
+static void busy_note(struct net_run *nr, const char *base, const struct pp_net_out *o,
+		      const struct pp_net_out *o2)
+{
+	unsigned int tries = o->busy_tries + (o2 ? o2->busy_tries : 0);
+	uint64_t ms = o2 && o2->busy_ms > o->busy_ms ? o2->busy_ms : o->busy_ms;
+
+	if (tries)
+		pp_progress(nr->ctx, "%s: the netserver was busy: the test ran after %u tries, "
+			    "%llu ms", base, tries, (unsigned long long)ms);
+}
+
 static int one_test(struct net_run *nr, const struct net_test *t, struct pp_net_out *o,
 		    struct pp_net_out *o2)
 {
@@ -460,6 +472,7 @@ static int one_test(struct net_run *nr, const struct net_test *t, struct pp_net_
 	ret = run_once(nr, t, &req, o, o2, &ops, &ns, why, sizeof(why));
 	if (ret)
 		return pp_fail(nr->ctx, "%s (%s): %s", base, nr->peer->name, why);
+	busy_note(nr, base, o, t->kind == K_BIDIR ? o2 : NULL);
 	note(nr, base, o);
 	pp_kview_work(nr->ctx, net_kv_work, &kv, ns);
 	switch (t->kind) {

@@ -90,6 +90,10 @@ static int trial_once(struct search *s, double pps, double *loss)
 	s->trials++;
 	if (pp_net_run(s->peer, &req, o))
 		return pp_fail(s->ctx, "rfc2544-%u: trial at %.0f pps: %s", s->frame, pps, o->err);
+	if (o->busy_tries)
+		pp_progress(s->ctx, "rfc2544-%u: the netserver was busy: the trial ran after %u "
+			    "tries, %llu ms", s->frame, o->busy_tries,
+			    (unsigned long long)o->busy_ms);
 	*loss = o->sent_pkts ? 100.0 * (double)o->srv.lost / (double)o->sent_pkts : 100;
 	s->offered = (double)o->sent_pkts * 1e3 / s->md->trial_ms;
 	pp_dbg("rfc2544-%u: %.0f pps asked (%.1f Mbit/s, bursts of %u): %.0f pps sent, %llu "

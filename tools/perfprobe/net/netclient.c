@@ -106,6 +106,13 @@ int pp_net_peer_get(struct pp_net_peer *p, int af, char *why, size_t whylen)
 		if (ret)
 			return ret;
 	}
+	env[0] = getenv(PP_NET_ENV_SECRET);
+	if (any && env[0] && *env[0]) {
+		ret = pp_net_secret_load(env[0], p->secret, sizeof(p->secret), why, whylen);
+		if (ret < 0)
+			return ret;
+		p->secret_len = (size_t)ret;
+	}
 	pp_net_addr_str((struct sockaddr *)&p->ss, p->name, sizeof(p->name));
 	return 0;
 }
@@ -161,8 +168,45 @@ static int connect_to(const struct sockaddr_storage *ss, socklen_t len, int type
 	return fd;
 }
 
-/* TEST ... -> OK port=N: the data address in c->data. */
-static int handshake(struct cli *c)
+/* One line of the netserver: its word and the rest, or -errno / -EPROTO with o->err. */
+static int answer(struct cli *c, char *line, char **word, char **rest)
+{
+	int ret = pp_net_read_line(c->ctl, line, PP_NET_LINE_MAX, PP_NET_CTL_TIMEOUT_MS);
+
+	if (ret < 0)
+		return fail(c, ret, "reading the netserver's answer");
+	if (pp_net_line_word(line, word, rest)) {
+		snprintf(c->o->err, sizeof(c->o->err), "netserver: not a PPNET 1 answer");
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* AUTH -> CHALLENGE nonce -> PROOF hmac (PP_NET_ENV_SECRET). */
+static int authenticate(struct cli *c)
+{
+	char line[PP_NET_LINE_MAX], proof[PP_NET_PROOF_HEX + 1], *word, *rest;
+	int ret = pp_net_sendf(c->ctl, "%s %d AUTH\n", PP_NET_MAGIC, PP_NET_VERSION);
+
+	if (ret)
+		return fail(c, ret, "sending AUTH");
+	ret = answer(c, line, &word, &rest);
+	if (ret)
+		return ret;
+	if (strcmp(word, "CHALLENGE") || strlen(rest) != PP_NET_NONCE_HEX) {
+		snprintf(c->o->err, sizeof(c->o->err), "netserver: %s %.150s", word, rest);
+		return -EPROTO;
+	}
+	if (pp_net_auth_proof(c->p->secret, c->p->secret_len, rest, proof)) {
+		snprintf(c->o->err, sizeof(c->o->err), "computing the proof of the secret failed");
+		return -EIO;
+	}
+	ret = pp_net_sendf(c->ctl, "%s %d PROOF %s\n", PP_NET_MAGIC, PP_NET_VERSION, proof);
+	return ret ? fail(c, ret, "sending PROOF") : 0;
+}
+
+/* TEST ... -> OK port=N: the data address in c->data; *busy on ERR busy. */
+static int handshake(struct cli *c, bool *busy)
 {
 	char line[PP_NET_LINE_MAX], *word, *rest;
 	uint64_t port;
@@ -171,20 +215,22 @@ static int handshake(struct cli *c)
 	c->ctl = connect_to(&c->p->ss, c->p->len, SOCK_STREAM);
 	if (c->ctl < 0)
 		return fail(c, c->ctl, "connecting to the netserver");
+	if (c->p->secret_len) {
+		ret = authenticate(c);
+		if (ret)
+			return ret;
+	}
 	ret = pp_net_req_format(c->req, line, sizeof(line));
 	if (ret > 0)
 		ret = pp_net_sendf(c->ctl, "%s", line);
 	if (ret)
 		return fail(c, ret, "sending the request");
-	ret = pp_net_read_line(c->ctl, line, sizeof(line), PP_NET_CTL_TIMEOUT_MS);
-	if (ret < 0)
-		return fail(c, ret, "reading the netserver's answer");
-	if (pp_net_line_word(line, &word, &rest)) {
-		snprintf(c->o->err, sizeof(c->o->err), "netserver: not a PPNET 1 answer");
-		return -EPROTO;
-	}
+	ret = answer(c, line, &word, &rest);
+	if (ret)
+		return ret;
 	if (strcmp(word, "OK") || strncmp(rest, "port=", 5) ||
 	    pp_parse_u64(strtok(rest + 5, " "), 1, 65535, &port)) {
+		*busy = !strcmp(word, "ERR") && !strncmp(rest, "busy ", 5);
 		snprintf(c->o->err, sizeof(c->o->err), "netserver: %s %.150s", word, rest);
 		return -EPROTO;
 	}
@@ -192,6 +238,49 @@ static int handshake(struct cli *c)
 	c->dlen = c->p->len;
 	((struct sockaddr_in *)&c->data)->sin_port = htons((uint16_t)port);
 	return 0;
+}
+
+/*
+ * The handshake, again while the netserver says it is busy: after 50 ms,
+ * then twice as long each time (at most 2 s, and a random part of it
+ * more, so that clients that were refused together do not come back
+ * together), for PP_NET_BUSY_WAIT_MS in all.  o->busy_tries and
+ * o->busy_ms say how it went.
+ */
+static int handshake_busy(struct cli *c)
+{
+	uint64_t t0 = pp_now_ns(), wait_ms = 50, waited;
+	int ret;
+
+	for (;;) {
+		struct timespec ts;
+		bool busy = false;
+
+		ret = handshake(c, &busy);
+		waited = (pp_now_ns() - t0) / 1000000;
+		if (!ret || !busy)
+			break;
+		c->o->busy_tries++;
+		if (waited + wait_ms > PP_NET_BUSY_WAIT_MS) {
+			char last[sizeof(c->o->err)];
+
+			snprintf(last, sizeof(last), "%s", c->o->err);
+			snprintf(c->o->err, sizeof(c->o->err), "busy %u times over %" PRIu64
+				 " ms, gave up (%.120s)", c->o->busy_tries, waited, last);
+			break;
+		}
+		close(c->ctl);
+		c->ctl = -1;
+		c->o->err[0] = '\0';
+		wait_ms += (uint64_t)random() % (wait_ms / 2 + 1);
+		ts.tv_sec = (time_t)(wait_ms / 1000);
+		ts.tv_nsec = (long)(wait_ms % 1000) * 1000000;
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		wait_ms = wait_ms * 2 > 2000 ? 2000 : wait_ms * 2;
+	}
+	c->o->busy_ms = c->o->busy_tries ? waited : 0;
+	return ret;
 }
 
 static int result(struct cli *c, int timeout_ms)
@@ -573,7 +662,7 @@ int pp_net_run(const struct pp_net_peer *p, const struct pp_net_req *req, struct
 		return -ENOMEM;
 	}
 	o->iv_ns = c.m.iv_ns;
-	ret = handshake(&c);
+	ret = handshake_busy(&c);
 	if (!ret)
 		ret = run_type(&c);
 	if (!ret)

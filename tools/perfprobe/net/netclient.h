@@ -15,6 +15,10 @@
 /* Environment: a remote netserver instead of our own on the loopback. */
 #define PP_NET_ENV		"PERFPROBE_NETSERVER"	/* ADDR[:PORT], [ADDR6]:PORT */
 #define PP_NET_ENV6		"PERFPROBE_NETSERVER6"	/* a second one (IPv6) */
+/* The shared secret a remote netserver asks for (its --secret-file). */
+#define PP_NET_ENV_SECRET	"PERFPROBE_NETSERVER_SECRET_FILE"
+/* How long a test waits for a place at a busy netserver, retrying. */
+#define PP_NET_BUSY_WAIT_MS	30000
 
 struct pp_net_peer {
 	struct sockaddr_storage ss;	/* its control address */
@@ -22,6 +26,8 @@ struct pp_net_peer {
 	int af;
 	pid_t pid;			/* our own netserver, or -1 */
 	char name[80];
+	char secret[PP_NET_SECRET_MAX];	/* a remote one's (PP_NET_ENV_SECRET) */
+	size_t secret_len;		/* 0: none */
 };
 
 /*
@@ -48,6 +54,8 @@ struct pp_net_out {
 	unsigned int burst;		/* UDP_STREAM: datagrams per paced burst */
 	uint32_t sndbuf, rcvbuf;	/* our data socket's */
 	int cpu_first, cpu_last;
+	unsigned int busy_tries;	/* "ERR busy" answers before the test ran */
+	uint64_t busy_ms;		/* ... and the time spent waiting them out */
 	struct pp_net_lat lat[PP_NET_MAX_IV];	/* TCP_RR, UDP_RR */
 	char err[200];
 };

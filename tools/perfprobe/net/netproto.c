@@ -16,6 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #include "clock.h"
 #include "netproto.h"
 #include "util.h"
@@ -246,38 +249,76 @@ int pp_net_sendf(int fd, const char *fmt, ...)
 	return 0;
 }
 
-static int wait_readable(int fd, int timeout_ms)
+int pp_net_send_by(int fd, const void *buf, size_t n, uint64_t deadline_ns)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int r;
+	const char *p = buf;
 
-	do
-		r = poll(&p, 1, timeout_ms);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return -errno;
-	return r ? 0 : -ETIMEDOUT;
+	while (n > 0) {
+		struct pollfd pf = { .fd = fd, .events = POLLOUT };
+		uint64_t now;
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		int r;
+
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		now = pp_now_ns();
+		if (now >= deadline_ns)
+			return -ETIMEDOUT;
+		r = poll(&pf, 1, (int)((deadline_ns - now + 999999) / 1000000));
+		if (r < 0 && errno != EINTR)
+			return -errno;
+	}
+	return 0;
 }
 
-int pp_net_read_line(int fd, char *buf, size_t size, int timeout_ms)
+/* Readable by deadline_ns: 0, -ETIMEDOUT or -errno. */
+static int wait_readable(int fd, uint64_t deadline_ns)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		uint64_t now = pp_now_ns(), ms;
+		int r;
+
+		if (now >= deadline_ns)
+			return -ETIMEDOUT;
+		ms = (deadline_ns - now + 999999) / 1000000;
+		r = poll(&p, 1, ms > INT32_MAX ? INT32_MAX : (int)ms);
+		if (r > 0)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+static bool line_char(char c)
+{
+	return c >= 0x20 && c <= 0x7e;
+}
+
+int pp_net_read_line_by(int fd, char *buf, size_t size, uint64_t deadline_ns)
 {
 	size_t len = 0;
 
 	for (;;) {
 		ssize_t r;
 		char c;
-		int ret = wait_readable(fd, timeout_ms);
+		int ret = wait_readable(fd, deadline_ns);
 
 		if (ret)
 			return ret;
-		r = recv(fd, &c, 1, 0);
-		if (r < 0 && errno == EINTR)
+		r = recv(fd, &c, 1, MSG_DONTWAIT);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (r <= 0)
 			return r < 0 ? -errno : -EPIPE;
 		if (c == '\n')
 			break;
-		if (c < 0x20 || c > 0x7e)
+		if (!line_char(c))
 			return -EILSEQ;
 		if (len + 1 >= size)
 			return -EMSGSIZE;
@@ -287,28 +328,131 @@ int pp_net_read_line(int fd, char *buf, size_t size, int timeout_ms)
 	return (int)len;
 }
 
+int pp_net_read_line(int fd, char *buf, size_t size, int timeout_ms)
+{
+	return pp_net_read_line_by(fd, buf, size, pp_now_ns() + (uint64_t)timeout_ms * 1000000);
+}
+
+int pp_net_line_take(struct pp_net_linebuf *lb, const char *data, size_t n, size_t *used)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = data[i];
+
+		if (c == '\n') {
+			*used = i + 1;
+			lb->buf[lb->len] = '\0';
+			return 1;
+		}
+		if (!line_char(c)) {
+			*used = i + 1;
+			return -EILSEQ;
+		}
+		if (lb->len + 1 >= sizeof(lb->buf)) {
+			*used = i + 1;
+			return -EMSGSIZE;
+		}
+		lb->buf[lb->len++] = c;
+	}
+	*used = n;
+	return 0;
+}
+
+/* --- the shared secret --- */
+
+int pp_net_secret_load(const char *path, char *buf, size_t size, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	size_t len;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!fgets(buf, (int)size, f))
+		buf[0] = '\0';
+	fclose(f);
+	len = strcspn(buf, "\r\n");
+	buf[len] = '\0';
+	if (len < 8) {
+		snprintf(err, errlen, "%s: the secret is its first line, 8 to %zu bytes", path,
+			 size - 2);
+		return -EINVAL;
+	}
+	return (int)len;
+}
+
+int pp_net_auth_proof(const char *secret, size_t slen, const char *nonce,
+		      char out[PP_NET_PROOF_HEX + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0, i;
+	char msg[PP_NET_LINE_MAX];
+	int n = snprintf(msg, sizeof(msg), "%s %d %s", PP_NET_MAGIC, PP_NET_VERSION, nonce);
+
+	if (n < 0 || (size_t)n >= sizeof(msg) ||
+	    !HMAC(EVP_sha256(), secret, (int)slen, (const unsigned char *)msg, (size_t)n, md,
+		  &mdlen) || mdlen * 2 != PP_NET_PROOF_HEX)
+		return -EIO;
+	for (i = 0; i < mdlen; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	return 0;
+}
+
+bool pp_net_auth_equal(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i;
+	unsigned char d = la != lb;
+
+	for (i = 0; i < la && i < lb; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return !d;
+}
+
 /* --- results --- */
 
-int pp_net_result_send(int fd, const struct pp_net_result *res)
+int pp_net_result_format(const struct pp_net_result *res, char *buf, size_t size)
 {
 	unsigned int i;
-	int ret;
+	size_t off;
+	int n;
 
-	ret = pp_net_sendf(fd, "%s %d RESULT intervals=%u cpu_first=%d cpu_last=%d rx=%" PRIu64
-			   " tx=%" PRIu64 " pkts=%" PRIu64 " lost=%" PRIu64 " gaps=%" PRIu64
-			   " window_ns=%" PRIu64 " rcvbuf=%" PRIu32 " sndbuf=%" PRIu32 "\n",
-			   PP_NET_MAGIC, PP_NET_VERSION, res->n, res->cpu_first, res->cpu_last,
-			   res->rx, res->tx, res->pkts, res->lost, res->gaps, res->window_ns,
-			   res->rcvbuf, res->sndbuf);
-	for (i = 0; !ret && i < res->n; i++) {
+	n = snprintf(buf, size, "%s %d RESULT intervals=%u cpu_first=%d cpu_last=%d rx=%" PRIu64
+		     " tx=%" PRIu64 " pkts=%" PRIu64 " lost=%" PRIu64 " gaps=%" PRIu64
+		     " window_ns=%" PRIu64 " rcvbuf=%" PRIu32 " sndbuf=%" PRIu32 "\n",
+		     PP_NET_MAGIC, PP_NET_VERSION, res->n, res->cpu_first, res->cpu_last,
+		     res->rx, res->tx, res->pkts, res->lost, res->gaps, res->window_ns,
+		     res->rcvbuf, res->sndbuf);
+	if (n < 0 || (size_t)n >= size)
+		return -ENOSPC;
+	off = (size_t)n;
+	for (i = 0; i < res->n && i < PP_NET_MAX_IV; i++) {
 		const struct pp_net_iv *v = &res->iv[i];
 
-		ret = pp_net_sendf(fd, "%s %d IV %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-				   " %" PRIu64 " %" PRIu64 "\n", PP_NET_MAGIC, PP_NET_VERSION, i,
-				   v->rx, v->tx, v->pkts, v->gaps, v->busy, v->total);
+		n = snprintf(buf + off, size - off, "%s %d IV %u %" PRIu64 " %" PRIu64 " %" PRIu64
+			     " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", PP_NET_MAGIC,
+			     PP_NET_VERSION, i, v->rx, v->tx, v->pkts, v->gaps, v->busy, v->total);
+		if (n < 0 || (size_t)n >= size - off)
+			return -ENOSPC;
+		off += (size_t)n;
 	}
-	if (!ret)
-		ret = pp_net_sendf(fd, "%s %d END\n", PP_NET_MAGIC, PP_NET_VERSION);
+	n = snprintf(buf + off, size - off, "%s %d END\n", PP_NET_MAGIC, PP_NET_VERSION);
+	if (n < 0 || (size_t)n >= size - off)
+		return -ENOSPC;
+	return (int)(off + (size_t)n);
+}
+
+int pp_net_result_send(int fd, const struct pp_net_result *res, uint64_t deadline_ns)
+{
+	char *buf = malloc(PP_NET_RESULT_MAX);
+	int n, ret;
+
+	if (!buf)
+		return -ENOMEM;
+	n = pp_net_result_format(res, buf, PP_NET_RESULT_MAX);
+	ret = n < 0 ? n : pp_net_send_by(fd, buf, (size_t)n, deadline_ns);
+	free(buf);
 	return ret;
 }
 
@@ -392,43 +536,53 @@ static int parse_iv_line(char *rest, unsigned int want, struct pp_net_iv *v)
 	return 0;
 }
 
-static int recv_word(int fd, char *line, char **word, char **rest, int timeout_ms)
+int pp_net_result_line(struct pp_net_result_rd *rd, struct pp_net_result *res, char *line,
+		       char *err, size_t errlen)
 {
-	int ret = pp_net_read_line(fd, line, PP_NET_LINE_MAX, timeout_ms);
+	char *word, *rest;
+	unsigned int k = rd->lines++;
 
-	if (ret < 0)
-		return ret;
-	return pp_net_line_word(line, word, rest);
+	if (!k)
+		memset(res, 0, sizeof(*res));
+	if (pp_net_line_word(line, &word, &rest))
+		goto bad;
+	if (!k && !strcmp(word, "ERR")) {
+		snprintf(err, errlen, "netserver: %s", rest);
+		return -EPROTO;
+	}
+	if (!k) {
+		if (strcmp(word, "RESULT") || parse_result_line(rest, res))
+			goto bad;
+		return 0;
+	}
+	if (k <= res->n) {
+		if (strcmp(word, "IV") || parse_iv_line(rest, k - 1, &res->iv[k - 1]))
+			goto bad;
+		return 0;
+	}
+	if (strcmp(word, "END") || *rest)
+		goto bad;
+	return 1;
+bad:
+	snprintf(err, errlen, "malformed result from netserver");
+	return -EPROTO;
 }
 
 int pp_net_result_recv(int fd, struct pp_net_result *res, int timeout_ms, char *err,
 		       size_t errlen)
 {
-	char line[PP_NET_LINE_MAX], *word, *rest;
-	unsigned int i;
+	struct pp_net_result_rd rd = { 0 };
+	char line[PP_NET_LINE_MAX];
 	int ret;
 
-	memset(res, 0, sizeof(*res));
-	ret = recv_word(fd, line, &word, &rest, timeout_ms);
-	if (!ret && !strcmp(word, "ERR")) {
-		snprintf(err, errlen, "netserver: %s", rest);
-		return -EPROTO;
-	}
-	if (!ret && (strcmp(word, "RESULT") || parse_result_line(rest, res)))
-		ret = -EPROTO;
-	for (i = 0; !ret && i < res->n; i++) {
-		ret = recv_word(fd, line, &word, &rest, timeout_ms);
-		if (!ret && (strcmp(word, "IV") || parse_iv_line(rest, i, &res->iv[i])))
-			ret = -EPROTO;
-	}
-	if (!ret) {
-		ret = recv_word(fd, line, &word, &rest, timeout_ms);
-		if (!ret && strcmp(word, "END"))
-			ret = -EPROTO;
-	}
-	if (ret == -EPROTO)
-		snprintf(err, errlen, "malformed result from netserver");
-	else if (ret)
+	do {
+		ret = pp_net_read_line(fd, line, sizeof(line), timeout_ms);
+		if (ret >= 0)
+			ret = pp_net_result_line(&rd, res, line, err, errlen);
+	} while (!ret);
+	if (ret == 1)
+		return 0;
+	if (ret != -EPROTO)
 		snprintf(err, errlen, "reading the result: %s", strerror(-ret));
 	return ret;
 }
@@ -619,6 +773,20 @@ int pp_net_loopback_usable(int af)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+bool pp_net_same_host(const struct sockaddr *a, const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->sa_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return false;
 }
 
 uint32_t pp_net_sockbuf(int fd, int opt)

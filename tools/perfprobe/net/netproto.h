@@ -10,6 +10,9 @@
  *
  *   client: PPNET 1 TEST type=T family=F size=N duration_ms=N
  *                   intervals=N rate_pps=N id=N rcvbuf=N
+ *   (with a shared secret, before the TEST line:
+ *    client: PPNET 1 AUTH; server: PPNET 1 CHALLENGE <nonce>;
+ *    client: PPNET 1 PROOF <HMAC-SHA256 of the secret over the nonce>)
  *   server: PPNET 1 OK port=N rcvbuf=N sndbuf=N
  *           | PPNET 1 ERR <code> <text>
  *   client: PPNET 1 DONE sent=N             (UDP_STREAM, UDP_RR, TCP_CRR)
@@ -37,7 +40,10 @@
 #define PP_NET_UDP_HDR		12	/* id (4) + sequence number (8) */
 #define PP_NET_MAX_PPS		100000000ull
 #define PP_NET_MAX_SOCKBUF	(64 << 20)
-#define PP_NET_CTL_TIMEOUT_MS	5000	/* any control read */
+#define PP_NET_CTL_TIMEOUT_MS	5000	/* a control line; a data connection's arrival */
+#define PP_NET_NONCE_HEX	32	/* CHALLENGE: 16 random bytes */
+#define PP_NET_PROOF_HEX	64	/* PROOF: HMAC-SHA256 */
+#define PP_NET_SECRET_MAX	256
 
 enum pp_net_type {
 	PP_NET_TCP_STREAM,	/* client sends, server receives and measures */
@@ -92,22 +98,69 @@ int pp_net_req_format(const struct pp_net_req *r, char *buf, size_t size);
 int pp_net_req_parse(const char *line, struct pp_net_req *r, const char **code,
 		     char *err, size_t errlen);
 
-/* Send a whole RESULT (RESULT, IV lines, END); 0 or -errno. */
-int pp_net_result_send(int fd, const struct pp_net_result *res);
+/* A whole RESULT (RESULT, IV lines, END): its length, or -ENOSPC. */
+#define PP_NET_RESULT_MAX	((PP_NET_MAX_IV + 2) * PP_NET_LINE_MAX)
+int pp_net_result_format(const struct pp_net_result *res, char *buf, size_t size);
+/* Send one, all of it by deadline_ns (pp_now_ns()); 0 or -errno. */
+int pp_net_result_send(int fd, const struct pp_net_result *res, uint64_t deadline_ns);
 /* Read one, every line within timeout_ms; 0, -errno, or -EPROTO (err says). */
 int pp_net_result_recv(int fd, struct pp_net_result *res, int timeout_ms, char *err,
 		       size_t errlen);
 
+/* Where a result being read is: the lines so far (pp_net_result_line()). */
+struct pp_net_result_rd {
+	unsigned int lines;
+};
+
+/*
+ * One line of a result (without its '\n'; changed in place): 0 when
+ * more lines are wanted, 1 when res is complete, -EPROTO when the line
+ * is an ERR or malformed (err says which).  rd zeroed before the first.
+ */
+int pp_net_result_line(struct pp_net_result_rd *rd, struct pp_net_result *res, char *line,
+		       char *err, size_t errlen);
+
 /* printf a line to a socket (MSG_NOSIGNAL); 0 or -errno. */
 int pp_net_sendf(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Send all of buf by deadline_ns (poll, MSG_NOSIGNAL); 0, -ETIMEDOUT or -errno. */
+int pp_net_send_by(int fd, const void *buf, size_t n, uint64_t deadline_ns);
 /*
- * Read one line of at most size - 1 bytes (the '\n' removed), each byte
- * within timeout_ms.  Length, or -ETIMEDOUT, -EPIPE (closed), -EMSGSIZE
- * (too long), -EILSEQ (not printable ASCII), -errno.
+ * Read one line of at most size - 1 bytes (the '\n' removed), the whole
+ * line by deadline_ns (pp_now_ns()).  Length, or -ETIMEDOUT, -EPIPE
+ * (closed), -EMSGSIZE (too long), -EILSEQ (not printable ASCII), -errno.
  */
+int pp_net_read_line_by(int fd, char *buf, size_t size, uint64_t deadline_ns);
+/* The same, the whole line within timeout_ms from now. */
 int pp_net_read_line(int fd, char *buf, size_t size, int timeout_ms);
+
+/* A line assembled from the pieces a non-blocking reader gets. */
+struct pp_net_linebuf {
+	char buf[PP_NET_LINE_MAX];
+	size_t len;
+};
+
+/*
+ * Take data up to and including its first '\n' into lb; *used: the
+ * bytes taken.  1 when the line is complete (lb->buf without the '\n',
+ * lb->len its length), 0 when more is wanted, -EMSGSIZE (longer than
+ * PP_NET_LINE_MAX - 1), -EILSEQ (not printable ASCII).
+ */
+int pp_net_line_take(struct pp_net_linebuf *lb, const char *data, size_t n, size_t *used);
 /* Split "PPNET 1 WORD rest": the word and the rest, or -EPROTO. */
 int pp_net_line_word(char *line, char **word, char **rest);
+
+/* --- the shared secret (optional) --- */
+
+/*
+ * The secret: the first line of path, at least 8 bytes (its '\n'
+ * removed).  Its length, or -errno / -EINVAL with err filled.
+ */
+int pp_net_secret_load(const char *path, char *buf, size_t size, char *err, size_t errlen);
+/* HMAC-SHA256 of the secret over "PPNET 1 " nonce, in lowercase hex; 0 or -EIO. */
+int pp_net_auth_proof(const char *secret, size_t slen, const char *nonce,
+		      char out[PP_NET_PROOF_HEX + 1]);
+/* Compare two proofs in a time that does not depend on where they differ. */
+bool pp_net_auth_equal(const char *a, const char *b);
 
 /* --- CPU from /proc/stat --- */
 
@@ -147,6 +200,8 @@ int pp_net_meter_wait_ms(const struct pp_net_meter *m, uint64_t now, int max_ms)
 /* "1.2.3.4", "::1", "[::1]:123", "1.2.3.4:123": numeric only. */
 int pp_net_parse_addr(const char *s, int port, struct sockaddr_storage *ss, socklen_t *len);
 void pp_net_addr_str(const struct sockaddr *sa, char *buf, size_t size);
+/* The same address, whatever the ports (and the same family). */
+bool pp_net_same_host(const struct sockaddr *a, const struct sockaddr *b);
 /* Is there a route to the loopback of this family (AF_INET, AF_INET6)? */
 int pp_net_loopback_usable(int af);
 /* Socket buffer size, or 0. */
