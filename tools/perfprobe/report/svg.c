@@ -133,27 +133,51 @@ static void text_at(FILE *f, double x, double y, const char *anchor, const char 
 	fputs("</text>\n", f);
 }
 
-/*
- * A legend of names under y0, as many columns as fit; returns the height
- * it took.  kind: 'l' a line swatch (dashed for dash[i]), 'b' a box.
- */
-static double legend(FILE *f, double y0, const char *const *names, const bool *dash,
-		     size_t n, char kind, bool draw)
+/* A legend's columns: as many as fit across, each as wide as the widest name. */
+struct legend_cols {
+	double colw;
+	size_t cols;
+};
+
+static struct legend_cols legend_cols(const char *const *names, size_t n)
 {
-	double colw = 0, x0 = 16, w = PP_SVG_WIDTH - 32;
-	size_t i, cols, rows;
+	struct legend_cols lc = { 0, 0 };
+	double w = PP_SVG_WIDTH - 32;
+	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (text_w(names[i]) + 34 > colw)
-			colw = text_w(names[i]) + 34;
-	if (colw > w)
-		colw = w;
-	cols = (size_t)(w / colw);
-	if (!cols)
-		cols = 1;
-	rows = (n + cols - 1) / cols;
-	for (i = 0; draw && i < n; i++) {
-		double x = x0 + (double)(i % cols) * colw, y = y0 + (double)(i / cols) * LEGEND_ROW;
+		if (text_w(names[i]) + 34 > lc.colw)
+			lc.colw = text_w(names[i]) + 34;
+	if (lc.colw > w)
+		lc.colw = w;
+	lc.cols = (size_t)(w / lc.colw);
+	if (!lc.cols)
+		lc.cols = 1;
+	return lc;
+}
+
+/* The height a legend of n names takes. */
+static double legend_height(const char *const *names, size_t n)
+{
+	struct legend_cols lc = legend_cols(names, n);
+
+	return (double)((n + lc.cols - 1) / lc.cols) * LEGEND_ROW;
+}
+
+/*
+ * A legend of names under y0.  kind: 'l' a line swatch (dashed for
+ * dash[i]), 'b' a box.
+ */
+static void legend_draw(FILE *f, double y0, const char *const *names, const bool *dash,
+			size_t n, char kind)
+{
+	struct legend_cols lc = legend_cols(names, n);
+	double x0 = 16;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double x = x0 + (double)(i % lc.cols) * lc.colw;
+		double y = y0 + (double)(i / lc.cols) * LEGEND_ROW;
 		char name[160];
 
 		if (kind == 'l')
@@ -163,10 +187,9 @@ static double legend(FILE *f, double y0, const char *const *names, const bool *d
 		else
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
 				x + 4, y - 10, colour(i));
-		fit(name, sizeof(name), names[i], colw - 34);
+		fit(name, sizeof(name), names[i], lc.colw - 34);
 		text_at(f, x + 28, y, "start", name, NULL);
 	}
-	return (double)rows * LEGEND_ROW;
 }
 
 /* --- lines --- */
@@ -251,7 +274,7 @@ int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
 	ax.px1 = PP_SVG_WIDTH - right;
 	ay.px0 = top + plot_h;
 	ay.px1 = top;
-	leg = legend(f, 0, names, dash, ns, 'l', false);
+	leg = legend_height(names, ns);
 	h = top + plot_h + 56 + leg + (nm ? LEGEND_ROW : 0);
 	svg_open(f, a->id, a->title, h);
 	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
@@ -357,7 +380,7 @@ int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
 		pp_html_esc(f, s[i].name);
 		fputs("</title></path>\n", f);
 	}
-	legend(f, top + plot_h + 56, names, dash, ns, 'l', true);
+	legend_draw(f, top + plot_h + 56, names, dash, ns, 'l');
 	fputs("</svg>\n", f);
 	free(names);
 	free(dash);
@@ -418,12 +441,12 @@ int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
 	ax.px0 = lab;
 	ax.px1 = PP_SVG_WIDTH - right;
 	if (b->nser > 1)
-		leg = legend(f, 0, b->series, NULL, b->nser, 'b', false) + 6;
+		leg = legend_height(b->series, b->nser) + 6;
 	plot_h = (double)b->ncat * ((double)b->nser * (bar + 2) + gap);
 	h = top + leg + plot_h + 44;
 	svg_open(f, b->id, b->title, h);
 	if (b->nser > 1)
-		legend(f, top + 12, b->series, NULL, b->nser, 'b', true);
+		legend_draw(f, top + 12, b->series, NULL, b->nser, 'b');
 	y = top + leg;
 	for (e = ax.lo; e <= ax.hi + step / 2; e += step) {
 		double px = ax_map(&ax, e);
