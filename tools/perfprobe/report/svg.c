@@ -228,136 +228,168 @@ static bool range_of(const struct pp_svg_series *s, size_t ns, bool x, bool logv
 	return any;
 }
 
-int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
-		 const struct pp_svg_series *s, size_t ns,
-		 const struct pp_svg_mark *m, size_t nm)
-{
-	const double left = 70, right = 24, top = 40, plot_h = 300;
-	struct axis ax, ay;
-	const char **names;
-	bool *dash;
-	double h, leg, e, step, y0;
-	char buf[64];
-	size_t i, j;
+/* A line chart's plot area, in pixels; the x axis's labels and name, the legend under it. */
+#define LINES_LEFT	70.0
+#define LINES_RIGHT	24.0
+#define LINES_TOP	40.0
+#define LINES_PLOT_H	300.0
+#define LINES_BOTTOM	(LINES_TOP + LINES_PLOT_H)
 
-	if (!range_of(s, ns, true, a->xbytes, &ax.lo, &ax.hi) ||
-	    !range_of(s, ns, false, a->ylog, &ay.lo, &ay.hi))
-		return -EINVAL;
-	names = calloc(ns ? ns : 1, sizeof(*names));
-	dash = calloc(ns ? ns : 1, sizeof(*dash));
-	if (!names || !dash) {
-		free(names);
-		free(dash);
-		return -ENOMEM;
-	}
-	for (i = 0; i < ns; i++) {
-		names[i] = s[i].name;
-		dash[i] = s[i].dashed;
-	}
+struct lines_plot {
+	const struct pp_svg_axes *a;
+	struct axis ax, ay;
+};
+
+/* The axes' ranges, rounded out to whole steps, and their pixels; false: no point. */
+static bool lines_scale(struct lines_plot *p, const struct pp_svg_series *s, size_t ns)
+{
+	const struct pp_svg_axes *a = p->a;
+	struct axis *ax = &p->ax, *ay = &p->ay;
+	double step;
+
+	if (!range_of(s, ns, true, a->xbytes, &ax->lo, &ax->hi) ||
+	    !range_of(s, ns, false, a->ylog, &ay->lo, &ay->hi))
+		return false;
 	if (a->ylog) {
-		ay.lo = floor(ay.lo);
-		ay.hi = ceil(ay.hi);
-		if (ay.hi == ay.lo)
-			ay.hi += 1;
+		ay->lo = floor(ay->lo);
+		ay->hi = ceil(ay->hi);
+		if (ay->hi == ay->lo)
+			ay->hi += 1;
 	} else {
-		step = nice_step(ay.hi > 0 ? ay.hi : 1, 5);
-		ay.lo = 0;
-		ay.hi = ceil(ay.hi / step) * step;
-		if (ay.hi <= 0)
-			ay.hi = step;
+		step = nice_step(ay->hi > 0 ? ay->hi : 1, 5);
+		ay->lo = 0;
+		ay->hi = ceil(ay->hi / step) * step;
+		if (ay->hi <= 0)
+			ay->hi = step;
 	}
-	if (ax.hi == ax.lo) {
-		ax.lo -= 1;
-		ax.hi += 1;
+	if (ax->hi == ax->lo) {
+		ax->lo -= 1;
+		ax->hi += 1;
 	}
-	ax.px0 = left;
-	ax.px1 = PP_SVG_WIDTH - right;
-	ay.px0 = top + plot_h;
-	ay.px1 = top;
-	leg = legend_height(names, ns);
-	h = top + plot_h + 56 + leg + (nm ? LEGEND_ROW : 0);
-	svg_open(f, a->id, a->title, h);
-	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
-		"stroke=\"#888\"/>\n", left, top, ax.px1 - left, plot_h);
-	/* y grid and labels */
-	if (a->ylog) {
-		for (e = ay.lo; e <= ay.hi + 1e-9; e++) {
+	ax->px0 = LINES_LEFT;
+	ax->px1 = PP_SVG_WIDTH - LINES_RIGHT;
+	ay->px0 = LINES_BOTTOM;
+	ay->px1 = LINES_TOP;
+	return true;
+}
+
+/* The y grid and its labels: 1, 2 and 5 a decade on a log axis (1 alone past four). */
+static void lines_ygrid(FILE *f, const struct lines_plot *p)
+{
+	const struct axis *ay = &p->ay;
+	double e, step;
+	char buf[64];
+
+	if (p->a->ylog) {
+		for (e = ay->lo; e <= ay->hi + 1e-9; e++) {
 			static const double mult[] = { 1, 2, 5 };
 			unsigned int k;
 
 			for (k = 0; k < ARRAY_SIZE(mult); k++) {
-				double v = log10(mult[k]) + e, py = ax_map(&ay, v);
+				double v = log10(mult[k]) + e, py = ax_map(ay, v);
 
-				if (v > ay.hi + 1e-9 || (k && ay.hi - ay.lo > 4))
+				if (v > ay->hi + 1e-9 || (k && ay->hi - ay->lo > 4))
 					continue;
 				fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
-					"stroke=\"#ddd\"/>\n", left, py, ax.px1, py);
+					"stroke=\"#ddd\"/>\n", LINES_LEFT, py, p->ax.px1, py);
 				pp_fmt_num(buf, sizeof(buf), mult[k] * pow(10, e));
-				text_at(f, left - 6, py + 4, "end", buf, NULL);
+				text_at(f, LINES_LEFT - 6, py + 4, "end", buf, NULL);
 			}
 		}
-	} else {
-		step = nice_step(ay.hi - ay.lo, 5);
-		for (e = ay.lo; e <= ay.hi + step / 2; e += step) {
-			double py = ax_map(&ay, e);
-
-			fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
-				"stroke=\"#ddd\"/>\n", left, py, ax.px1, py);
-			fmt_tick(buf, sizeof(buf), e, step);
-			text_at(f, left - 6, py + 4, "end", buf, NULL);
-		}
+		return;
 	}
-	/* x grid and labels: powers of two for sizes, at most ten */
-	if (a->xbytes) {
-		double first = ceil(ax.lo), last = floor(ax.hi);
+	step = nice_step(ay->hi - ay->lo, 5);
+	for (e = ay->lo; e <= ay->hi + step / 2; e += step) {
+		double py = ax_map(ay, e);
+
+		fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+			"stroke=\"#ddd\"/>\n", LINES_LEFT, py, p->ax.px1, py);
+		fmt_tick(buf, sizeof(buf), e, step);
+		text_at(f, LINES_LEFT - 6, py + 4, "end", buf, NULL);
+	}
+}
+
+/* The x grid and its labels: powers of two for sizes, at most ten. */
+static void lines_xgrid(FILE *f, const struct lines_plot *p)
+{
+	const struct axis *ax = &p->ax;
+	double e, step;
+	char buf[64];
+
+	if (p->a->xbytes) {
+		double first = ceil(ax->lo), last = floor(ax->hi);
 
 		step = ceil((last - first + 1) / 10);
 		if (step < 1)
 			step = 1;
 		for (e = first; e <= last; e += step) {
-			double px = ax_map(&ax, e);
+			double px = ax_map(ax, e);
 
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
-				"stroke=\"#ddd\"/>\n", px, top, px, top + plot_h);
+				"stroke=\"#ddd\"/>\n", px, LINES_TOP, px, LINES_BOTTOM);
 			fmt_bytes(buf, sizeof(buf), pow(2, e));
-			text_at(f, px, top + plot_h + 16, "middle", buf, NULL);
+			text_at(f, px, LINES_BOTTOM + 16, "middle", buf, NULL);
 		}
-	} else {
-		step = nice_step(ax.hi - ax.lo, 8);
-		for (e = ceil(ax.lo / step) * step; e <= ax.hi + step / 2; e += step) {
-			double px = ax_map(&ax, e);
-
-			fmt_tick(buf, sizeof(buf), e, step);
-			text_at(f, px, top + plot_h + 16, "middle", buf, NULL);
-		}
+		return;
 	}
-	text_at(f, (left + ax.px1) / 2, top + plot_h + 36, "middle", a->xlabel, NULL);
-	snprintf(buf, sizeof(buf), "rotate(-90 16 %.0f)", top + plot_h / 2);
-	fprintf(f, "<text x=\"16\" y=\"%.0f\" text-anchor=\"middle\" transform=\"%s\">",
-		top + plot_h / 2, buf);
-	pp_html_esc(f, a->ylabel);
-	fputs("</text>\n", f);
-	/* the marks: dashed verticals, labels in two rows so they do not meet */
-	y0 = top + plot_h + 56 + leg;
-	for (i = 0; i < nm; i++) {
-		double v = a->xbytes ? log2(m[i].x) : m[i].x, px;
+	step = nice_step(ax->hi - ax->lo, 8);
+	for (e = ceil(ax->lo / step) * step; e <= ax->hi + step / 2; e += step) {
+		double px = ax_map(ax, e);
 
-		if (!(m[i].x > 0) || v < ax.lo || v > ax.hi)
+		fmt_tick(buf, sizeof(buf), e, step);
+		text_at(f, px, LINES_BOTTOM + 16, "middle", buf, NULL);
+	}
+}
+
+/* The axes' names: x's under its labels, y's turned, along the left edge. */
+static void lines_axis_names(FILE *f, const struct lines_plot *p)
+{
+	char buf[64];
+
+	text_at(f, (LINES_LEFT + p->ax.px1) / 2, LINES_BOTTOM + 36, "middle", p->a->xlabel, NULL);
+	snprintf(buf, sizeof(buf), "rotate(-90 16 %.0f)", LINES_TOP + LINES_PLOT_H / 2);
+	fprintf(f, "<text x=\"16\" y=\"%.0f\" text-anchor=\"middle\" transform=\"%s\">",
+		LINES_TOP + LINES_PLOT_H / 2, buf);
+	pp_html_esc(f, p->a->ylabel);
+	fputs("</text>\n", f);
+}
+
+/*
+ * The marks: dashed verticals, labels in two rows so they do not meet;
+ * under the legend (y0), what the two kinds of line are.
+ */
+static void lines_marks(FILE *f, const struct lines_plot *p, const struct pp_svg_mark *m,
+			size_t nm, double y0)
+{
+	size_t i;
+
+	for (i = 0; i < nm; i++) {
+		double v = p->a->xbytes ? log2(m[i].x) : m[i].x, px;
+
+		if (!(m[i].x > 0) || v < p->ax.lo || v > p->ax.hi)
 			continue;
-		px = ax_map(&ax, v);
+		px = ax_map(&p->ax, v);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
-			"stroke-dasharray=\"%s\"><title>", px, top, px, top + plot_h,
+			"stroke-dasharray=\"%s\"><title>", px, LINES_TOP, px, LINES_BOTTOM,
 			m[i].alt ? "#999" : "#444", m[i].alt ? "2 4" : "6 3");
 		pp_html_esc(f, m[i].label);
 		fputs("</title></line>\n", f);
-		text_at(f, px + 3, top + 12 + (m[i].alt ? 14 : 0), "start", m[i].label,
+		text_at(f, px + 3, LINES_TOP + 12 + (m[i].alt ? 14 : 0), "start", m[i].label,
 			m[i].alt ? "fill=\"#777\"" : "fill=\"#333\"");
 	}
 	if (nm)
 		text_at(f, 16, y0 + 12, "start",
 			"dashed: the sizes the curve shows; dotted, grey: what the system says",
 			"fill=\"#555\"");
-	/* the series */
+}
+
+/* Each series a path; a point that cannot be drawn (not finite, or <= 0 on a log axis) a gap. */
+static void lines_series(FILE *f, const struct lines_plot *p, const struct pp_svg_series *s,
+			 size_t ns)
+{
+	const struct pp_svg_axes *a = p->a;
+	size_t i, j;
+
 	for (i = 0; i < ns; i++) {
 		bool pen = false;
 
@@ -372,19 +404,54 @@ int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
 				continue;
 			}
 			fprintf(f, "%c%.1f %.1f ", pen ? 'L' : 'M',
-				ax_map(&ax, a->xbytes ? log2(x) : x),
-				ax_map(&ay, a->ylog ? log10(y) : y));
+				ax_map(&p->ax, a->xbytes ? log2(x) : x),
+				ax_map(&p->ay, a->ylog ? log10(y) : y));
 			pen = true;
 		}
 		fputs("\"><title>", f);
 		pp_html_esc(f, s[i].name);
 		fputs("</title></path>\n", f);
 	}
-	legend_draw(f, top + plot_h + 56, names, dash, ns, 'l');
+}
+
+int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
+		 const struct pp_svg_series *s, size_t ns,
+		 const struct pp_svg_mark *m, size_t nm)
+{
+	const double legend_y = LINES_BOTTOM + 56;
+	struct lines_plot p = { .a = a };
+	const char **names;
+	bool *dash;
+	double leg;
+	size_t i;
+	int ret = -ENOMEM;
+
+	if (!lines_scale(&p, s, ns))
+		return -EINVAL;
+	names = calloc(ns ? ns : 1, sizeof(*names));
+	dash = calloc(ns ? ns : 1, sizeof(*dash));
+	if (!names || !dash)
+		goto free_legend;
+	for (i = 0; i < ns; i++) {
+		names[i] = s[i].name;
+		dash[i] = s[i].dashed;
+	}
+	leg = legend_height(names, ns);
+	svg_open(f, a->id, a->title, legend_y + leg + (nm ? LEGEND_ROW : 0));
+	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
+		"stroke=\"#888\"/>\n", LINES_LEFT, LINES_TOP, p.ax.px1 - LINES_LEFT, LINES_PLOT_H);
+	lines_ygrid(f, &p);
+	lines_xgrid(f, &p);
+	lines_axis_names(f, &p);
+	lines_marks(f, &p, m, nm, legend_y + leg);
+	lines_series(f, &p, s, ns);
+	legend_draw(f, legend_y, names, dash, ns, 'l');
 	fputs("</svg>\n", f);
+	ret = 0;
+free_legend:
 	free(names);
 	free(dash);
-	return 0;
+	return ret;
 }
 
 /* --- bars --- */
