@@ -474,15 +474,32 @@ static double bar_x(const struct axis *ax, double v, bool logx)
 	return ax_map(ax, fmin(fmax(a, ax->lo), ax->hi));
 }
 
-int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
-{
-	const double top = 36, bar = 12, gap = 10, right = 80;
-	double lab = label_col(b->cats, b->ncat), max = 0, min = INFINITY, step, h, leg = 0;
-	double y, plot_h, e;
-	struct axis ax;
-	char buf[160];
+/* A bar chart's geometry: its top, a bar's height, the gap between categories. */
+#define BARS_TOP	36.0
+#define BAR_H		12.0
+#define BAR_GAP		10.0
+#define BARS_RIGHT	80.0
+
+struct bars_plot {
+	const struct pp_svg_bars *b;
+	struct axis ax;		/* the values', along x */
+	double step;		/* between its ticks */
 	bool logx;
-	size_t c, r;
+	double y, plot_h;	/* where the categories start, their height */
+};
+
+/* The height of a category: a bar per series, and the gap. */
+static double bars_cat_h(const struct pp_svg_bars *b)
+{
+	return (double)b->nser * (BAR_H + 2) + BAR_GAP;
+}
+
+/* The value axis: from 0, or log10 when the values are three decades apart; false: no value. */
+static bool bars_scale(struct bars_plot *p)
+{
+	const struct pp_svg_bars *b = p->b;
+	double max = 0, min = INFINITY;
+	size_t c;
 
 	for (c = 0; c < b->ncat * b->nser; c++) {
 		if (isfinite(b->v[c]) && b->v[c] > 0) {
@@ -493,85 +510,118 @@ int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
 			max = fmax(max, b->hi[c]);
 	}
 	if (!(max > 0))
-		return -EINVAL;
+		return false;
 	/* values three decades apart: a log axis, or the small ones vanish */
-	logx = max / min > 1000;
-	if (logx) {
-		ax.lo = floor(log10(min));
-		ax.hi = ceil(log10(max));
-		step = 1;
+	p->logx = max / min > 1000;
+	if (p->logx) {
+		p->ax.lo = floor(log10(min));
+		p->ax.hi = ceil(log10(max));
+		p->step = 1;
 	} else {
-		step = nice_step(max, 5);
-		ax.lo = 0;
-		ax.hi = ceil(max / step) * step;
+		p->step = nice_step(max, 5);
+		p->ax.lo = 0;
+		p->ax.hi = ceil(max / p->step) * p->step;
 	}
-	ax.px0 = lab;
-	ax.px1 = PP_SVG_WIDTH - right;
-	if (b->nser > 1)
-		leg = legend_height(b->series, b->nser) + 6;
-	plot_h = (double)b->ncat * ((double)b->nser * (bar + 2) + gap);
-	h = top + leg + plot_h + 44;
-	svg_open(f, b->id, b->title, h);
-	if (b->nser > 1)
-		legend_draw(f, top + 12, b->series, NULL, b->nser, 'b');
-	y = top + leg;
-	for (e = ax.lo; e <= ax.hi + step / 2; e += step) {
-		double px = ax_map(&ax, e);
+	p->ax.px0 = label_col(b->cats, b->ncat);
+	p->ax.px1 = PP_SVG_WIDTH - BARS_RIGHT;
+	return true;
+}
+
+/* The value axis's grid, its labels and its unit under them. */
+static void bars_value_axis(FILE *f, const struct bars_plot *p)
+{
+	double e, bottom = p->y + p->plot_h;
+	char buf[160];
+
+	for (e = p->ax.lo; e <= p->ax.hi + p->step / 2; e += p->step) {
+		double px = ax_map(&p->ax, e);
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n",
-			px, y, px, y + plot_h);
-		if (logx)
+			px, p->y, px, bottom);
+		if (p->logx)
 			pp_fmt_num(buf, sizeof(buf), pow(10, e));
 		else
-			fmt_tick(buf, sizeof(buf), e, step);
-		text_at(f, px, y + plot_h + 16, "middle", buf, NULL);
+			fmt_tick(buf, sizeof(buf), e, p->step);
+		text_at(f, px, bottom + 16, "middle", buf, NULL);
 	}
-	snprintf(buf, sizeof(buf), "%s%s", b->unit, logx ? " (log scale)" : "");
-	text_at(f, (ax.px0 + ax.px1) / 2, y + plot_h + 34, "middle", buf, NULL);
-	for (c = 0; c < b->ncat; c++) {
-		double cy = y + (double)c * ((double)b->nser * (bar + 2) + gap) + gap / 2;
+	snprintf(buf, sizeof(buf), "%s%s", p->b->unit, p->logx ? " (log scale)" : "");
+	text_at(f, (p->ax.px0 + p->ax.px1) / 2, bottom + 34, "middle", buf, NULL);
+}
 
-		fit(buf, sizeof(buf), b->cats[c], LABEL_MAX_W);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", lab - 8,
-			cy + (double)b->nser * (bar + 2) / 2 + 4);
-		pp_html_esc(f, b->cats[c]);
-		fputs("</title>", f);
-		pp_html_esc(f, buf);
-		fputs("</text>\n", f);
-		for (r = 0; r < b->nser; r++) {
-			size_t i = c * b->nser + r;
-			double by = cy + (double)r * (bar + 2), end, v = b->v[i];
+/* Series r's bar of value i at by: its tooltip, its whisker, its figure at the end. */
+static void bars_bar(FILE *f, const struct bars_plot *p, size_t i, size_t r, double by)
+{
+	const struct pp_svg_bars *b = p->b;
+	double end, v = b->v[i];
+	char buf[160];
 
-			if (!isfinite(v))
-				continue;
-			end = bar_x(&ax, v, logx);
-			fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				"height=\"%.0f\" fill=\"%s\"><title>", ax.px0, by,
-				fmax(end - ax.px0, 0.5), bar, colour(r));
-			pp_fmt_num(buf, sizeof(buf), v);
-			pp_html_esc(f, b->series[r]);
-			fprintf(f, ": %s %s", buf, b->unit);
-			if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i])) {
-				pp_fmt_num(buf, sizeof(buf), b->lo[i]);
-				fprintf(f, " (%s..", buf);
-				pp_fmt_num(buf, sizeof(buf), b->hi[i]);
-				fprintf(f, "%s)", buf);
-			}
-			fputs("</title></rect>\n", f);
-			if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i]) && b->hi[i] > b->lo[i]) {
-				double x0 = bar_x(&ax, b->lo[i], logx);
-				double x1 = bar_x(&ax, b->hi[i], logx);
-				double my = by + bar / 2;
-
-				fprintf(f, "<path class=\"whisker\" stroke=\"#222\" fill=\"none\" "
-					"d=\"M%.1f %.1f L%.1f %.1f M%.1f %.1f L%.1f %.1f M%.1f %.1f "
-					"L%.1f %.1f\"/>\n", x0, my, x1, my, x0, my - 4, x0, my + 4, x1,
-					my - 4, x1, my + 4);
-				end = fmax(end, x1);
-			}
-			text_at(f, end + 4, by + bar - 2, "start", buf, "font-size=\"11\"");
-		}
+	if (!isfinite(v))
+		return;
+	end = bar_x(&p->ax, v, p->logx);
+	fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.0f\" fill=\"%s\"><title>", p->ax.px0, by,
+		fmax(end - p->ax.px0, 0.5), BAR_H, colour(r));
+	pp_fmt_num(buf, sizeof(buf), v);
+	pp_html_esc(f, b->series[r]);
+	fprintf(f, ": %s %s", buf, b->unit);
+	if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i])) {
+		pp_fmt_num(buf, sizeof(buf), b->lo[i]);
+		fprintf(f, " (%s..", buf);
+		pp_fmt_num(buf, sizeof(buf), b->hi[i]);
+		fprintf(f, "%s)", buf);
 	}
+	fputs("</title></rect>\n", f);
+	if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i]) && b->hi[i] > b->lo[i]) {
+		double x0 = bar_x(&p->ax, b->lo[i], p->logx);
+		double x1 = bar_x(&p->ax, b->hi[i], p->logx);
+		double my = by + BAR_H / 2;
+
+		fprintf(f, "<path class=\"whisker\" stroke=\"#222\" fill=\"none\" "
+			"d=\"M%.1f %.1f L%.1f %.1f M%.1f %.1f L%.1f %.1f M%.1f %.1f "
+			"L%.1f %.1f\"/>\n", x0, my, x1, my, x0, my - 4, x0, my + 4, x1,
+			my - 4, x1, my + 4);
+		end = fmax(end, x1);
+	}
+	text_at(f, end + 4, by + BAR_H - 2, "start", buf, "font-size=\"11\"");
+}
+
+/* Category c: its label (cut to fit, the whole in a tooltip), then its bars. */
+static void bars_category(FILE *f, const struct bars_plot *p, size_t c)
+{
+	const struct pp_svg_bars *b = p->b;
+	double cy = p->y + (double)c * bars_cat_h(b) + BAR_GAP / 2;
+	char buf[160];
+	size_t r;
+
+	fit(buf, sizeof(buf), b->cats[c], LABEL_MAX_W);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", p->ax.px0 - 8,
+		cy + (double)b->nser * (BAR_H + 2) / 2 + 4);
+	pp_html_esc(f, b->cats[c]);
+	fputs("</title>", f);
+	pp_html_esc(f, buf);
+	fputs("</text>\n", f);
+	for (r = 0; r < b->nser; r++)
+		bars_bar(f, p, c * b->nser + r, r, cy + (double)r * (BAR_H + 2));
+}
+
+int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
+{
+	struct bars_plot p = { .b = b };
+	double leg = 0;
+	size_t c;
+
+	if (!bars_scale(&p))
+		return -EINVAL;
+	if (b->nser > 1)
+		leg = legend_height(b->series, b->nser) + 6;
+	p.plot_h = (double)b->ncat * bars_cat_h(b);
+	svg_open(f, b->id, b->title, BARS_TOP + leg + p.plot_h + 44);
+	if (b->nser > 1)
+		legend_draw(f, BARS_TOP + 12, b->series, NULL, b->nser, 'b');
+	p.y = BARS_TOP + leg;
+	bars_value_axis(f, &p);
+	for (c = 0; c < b->ncat; c++)
+		bars_category(f, &p, c);
 	fputs("</svg>\n", f);
 	return 0;
 }
