@@ -787,9 +787,7 @@ static void latency(struct report *rp)
 
 struct changes {
 	char title[320], id[32];
-	const char *keys[MAX_CHANGE_ROWS];
-	double pct[MAX_CHANGE_ROWS], lo[MAX_CHANGE_ROWS], hi[MAX_CHANGE_ROWS];
-	char cls[MAX_CHANGE_ROWS];
+	struct pp_svg_change rows[MAX_CHANGE_ROWS];
 	size_t n;
 	bool more;		/* keys compared beyond the chart's */
 };
@@ -797,8 +795,9 @@ struct changes {
 static int changes_draw(FILE *f, const void *arg)
 {
 	const struct changes *c = arg;
+	struct pp_svg_changes sc = { c->id, c->title, c->rows, c->n };
 
-	return pp_svg_changes(f, c->id, c->title, c->keys, c->pct, c->lo, c->hi, c->cls, c->n);
+	return pp_svg_changes(f, &sc);
 }
 
 static char verdict_cls(enum pp_verdict v)
@@ -1041,12 +1040,11 @@ static void changes_fill(struct changes *ch, const struct pp_comparison *c, size
 		nok++;
 		if (ch->n == MAX_CHANGE_ROWS)
 			continue;
-		ch->keys[ch->n] = r->pool->key;
-		ch->pct[ch->n] = r->st.change_pct;
-		ch->lo[ch->n] = r->st.lo_pct;
-		ch->hi[ch->n] = r->st.hi_pct;
-		ch->cls[ch->n] = verdict_cls(r->st.verdict);
-		ch->n++;
+		ch->rows[ch->n++] = (struct pp_svg_change){
+			.key = r->pool->key, .pct = r->st.change_pct,
+			.lo = r->st.lo_pct, .hi = r->st.hi_pct,
+			.cls = verdict_cls(r->st.verdict),
+		};
 	}
 	snprintf(ch->title, sizeof(ch->title), "%s vs %s: change per key", side_name(c->new),
 		 side_name(c->base));

@@ -456,6 +456,12 @@ free_legend:
 
 /* --- bars --- */
 
+/* The labels' column: the widest label, up to LABEL_MAX_W, and a margin. */
+static double label_room(double widest)
+{
+	return fmin(widest, LABEL_MAX_W) + 12;
+}
+
 static double label_col(const char *const *labels, size_t n)
 {
 	double w = 0;
@@ -463,7 +469,7 @@ static double label_col(const char *const *labels, size_t n)
 
 	for (i = 0; i < n; i++)
 		w = fmax(w, text_w(labels[i]));
-	return fmin(w, LABEL_MAX_W) + 12;
+	return label_room(w);
 }
 
 /* Where value v goes on a bar axis (log10 when logx), clamped to it. */
@@ -628,74 +634,110 @@ int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
 
 /* --- changes --- */
 
-int pp_svg_changes(FILE *f, const char *id, const char *title,
-		   const char *const *keys, const double *pct, const double *lo,
-		   const double *hi, const char *cls, size_t n)
-{
-	const double top = 36, row = 18, right = 70;
-	double lab = label_col(keys, n), m = 5, step, h, e, plot_h;
+/* A changes chart's geometry: its top, a row's height. */
+#define CHANGES_TOP	36.0
+#define CHANGE_ROW	18.0
+#define CHANGES_RIGHT	70.0
+
+/* Its axis: -m .. +m percent, m the largest change and some room (5 at least). */
+struct changes_plot {
 	struct axis ax;
-	char buf[160];
+	double m, step;
+	double lab;		/* the keys' column */
+};
+
+static void changes_scale(struct changes_plot *p, const struct pp_svg_changes *c)
+{
+	double w = 0;
 	size_t i;
 
-	if (!n)
-		return -EINVAL;
+	for (i = 0; i < c->n; i++)
+		w = fmax(w, text_w(c->rows[i].key));
+	p->lab = label_room(w);
 	/* scaled to the changes; an interval wider than that is cut at the edge */
-	for (i = 0; i < n; i++)
-		if (isfinite(pct[i]))
-			m = fmax(m, fabs(pct[i]) * 1.15);
-	step = nice_step(m, 3);
-	m = ceil(m / step) * step;
-	ax.lo = -m;
-	ax.hi = m;
-	ax.px0 = lab + 48;	/* room for a negative change's figure */
-	ax.px1 = PP_SVG_WIDTH - right;
-	plot_h = (double)n * row;
-	h = top + plot_h + 62;
-	svg_open(f, id, title, h);
-	for (e = -m; e <= m + step / 2; e += step) {
-		double px = ax_map(&ax, e);
+	p->m = 5;
+	for (i = 0; i < c->n; i++)
+		if (isfinite(c->rows[i].pct))
+			p->m = fmax(p->m, fabs(c->rows[i].pct) * 1.15);
+	p->step = nice_step(p->m, 3);
+	p->m = ceil(p->m / p->step) * p->step;
+	p->ax.lo = -p->m;
+	p->ax.hi = p->m;
+	p->ax.px0 = p->lab + 48;	/* room for a negative change's figure */
+	p->ax.px1 = PP_SVG_WIDTH - CHANGES_RIGHT;
+}
+
+/* The grid in percent, 0 darker, and what the chart shows under it. */
+static void changes_axis(FILE *f, const struct changes_plot *p, double plot_h)
+{
+	const double bottom = CHANGES_TOP + plot_h;
+	char buf[160];
+	double e;
+
+	for (e = -p->m; e <= p->m + p->step / 2; e += p->step) {
+		double px = ax_map(&p->ax, e);
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\"/>\n",
-			px, top, px, top + plot_h, fabs(e) < step / 2 ? "#444" : "#ddd");
+			px, CHANGES_TOP, px, bottom, fabs(e) < p->step / 2 ? "#444" : "#ddd");
 		snprintf(buf, sizeof(buf), "%+.0f%%", e);
-		text_at(f, px, top + plot_h + 16, "middle", fabs(e) < step / 2 ? "0" : buf, NULL);
+		text_at(f, px, bottom + 16, "middle", fabs(e) < p->step / 2 ? "0" : buf, NULL);
 	}
-	text_at(f, (ax.px0 + ax.px1) / 2, top + plot_h + 34, "middle",
+	text_at(f, (p->ax.px0 + p->ax.px1) / 2, bottom + 34, "middle",
 		"change against the base, % (whisker: the 95% interval)", NULL);
-	text_at(f, (ax.px0 + ax.px1) / 2, top + plot_h + 52, "middle",
+	text_at(f, (p->ax.px0 + p->ax.px1) / 2, bottom + 52, "middle",
 		"red: regression; green: improvement; grey: no change; orange: too noisy to tell",
 		"fill=\"#555\" font-size=\"11\"");
-	for (i = 0; i < n; i++) {
-		double y = top + (double)i * row, x0 = ax_map(&ax, 0), x1;
-		const char *fill = cls[i] == 'r' ? "#D55E00" : cls[i] == 'i' ? "#009E73" :
-				   cls[i] == 'n' ? "#E69F00" : "#999999";
+}
 
-		fit(buf, sizeof(buf), keys[i], LABEL_MAX_W);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", lab - 8,
-			y + 13);
-		pp_html_esc(f, keys[i]);
-		fputs("</title>", f);
-		pp_html_esc(f, buf);
-		fputs("</text>\n", f);
-		if (!isfinite(pct[i]))
-			continue;
-		x1 = ax_map(&ax, pct[i]);
-		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\" "
-			"fill=\"%s\"><title>", fmin(x0, x1), y + 3, fmax(fabs(x1 - x0), 0.5), fill);
-		pp_html_esc(f, keys[i]);
-		fprintf(f, ": %+.1f%% (%+.1f%% .. %+.1f%%)</title></rect>\n", pct[i], lo[i], hi[i]);
-		if (isfinite(lo[i]) && isfinite(hi[i])) {
-			double a = ax_map(&ax, fmax(lo[i], -m)), b = ax_map(&ax, fmin(hi[i], m));
+/* Row i: the key, the bar from 0 coloured by its class, the interval, the figure. */
+static void change_row(FILE *f, const struct changes_plot *p, const struct pp_svg_change *r,
+		       size_t i)
+{
+	double y = CHANGES_TOP + (double)i * CHANGE_ROW, x0 = ax_map(&p->ax, 0), x1;
+	const char *fill = r->cls == 'r' ? "#D55E00" : r->cls == 'i' ? "#009E73" :
+			   r->cls == 'n' ? "#E69F00" : "#999999";
+	char buf[160];
 
-			fprintf(f, "<path class=\"whisker\" stroke=\"#222\" fill=\"none\" "
-				"d=\"M%.1f %.1f L%.1f %.1f\"/>\n", a, y + 9, b, y + 9);
-			x1 = pct[i] >= 0 ? fmax(x1, b) : fmin(x1, a);
-		}
-		snprintf(buf, sizeof(buf), "%+.1f%%", pct[i]);
-		text_at(f, pct[i] >= 0 ? x1 + 4 : x1 - 4, y + 13, pct[i] >= 0 ? "start" : "end", buf,
-			"font-size=\"11\"");
+	fit(buf, sizeof(buf), r->key, LABEL_MAX_W);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", p->lab - 8,
+		y + 13);
+	pp_html_esc(f, r->key);
+	fputs("</title>", f);
+	pp_html_esc(f, buf);
+	fputs("</text>\n", f);
+	if (!isfinite(r->pct))
+		return;
+	x1 = ax_map(&p->ax, r->pct);
+	fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\" "
+		"fill=\"%s\"><title>", fmin(x0, x1), y + 3, fmax(fabs(x1 - x0), 0.5), fill);
+	pp_html_esc(f, r->key);
+	fprintf(f, ": %+.1f%% (%+.1f%% .. %+.1f%%)</title></rect>\n", r->pct, r->lo, r->hi);
+	if (isfinite(r->lo) && isfinite(r->hi)) {
+		double a = ax_map(&p->ax, fmax(r->lo, -p->m));
+		double b = ax_map(&p->ax, fmin(r->hi, p->m));
+
+		fprintf(f, "<path class=\"whisker\" stroke=\"#222\" fill=\"none\" "
+			"d=\"M%.1f %.1f L%.1f %.1f\"/>\n", a, y + 9, b, y + 9);
+		x1 = r->pct >= 0 ? fmax(x1, b) : fmin(x1, a);
 	}
+	snprintf(buf, sizeof(buf), "%+.1f%%", r->pct);
+	text_at(f, r->pct >= 0 ? x1 + 4 : x1 - 4, y + 13, r->pct >= 0 ? "start" : "end", buf,
+		"font-size=\"11\"");
+}
+
+int pp_svg_changes(FILE *f, const struct pp_svg_changes *c)
+{
+	double plot_h = (double)c->n * CHANGE_ROW;
+	struct changes_plot p;
+	size_t i;
+
+	if (!c->n)
+		return -EINVAL;
+	changes_scale(&p, c);
+	svg_open(f, c->id, c->title, CHANGES_TOP + plot_h + 62);
+	changes_axis(f, &p, plot_h);
+	for (i = 0; i < c->n; i++)
+		change_row(f, &p, &c->rows[i], i);
 	fputs("</svg>\n", f);
 	return 0;
 }
