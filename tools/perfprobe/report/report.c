@@ -189,10 +189,108 @@ static void th(FILE *f, const char *cls, const char *s)
 	fputs("</th>", f);
 }
 
+/* A run's clock: an emulated CPU's add chain is the host's speed, not a clock. */
+static void mhz_cell(char *buf, size_t size, const struct pp_meta *m)
+{
+	if (m->emul.recorded && m->emul.emulated == 1)
+		snprintf(buf, size, m->emul.virtual_clock ? "virtual" : "emulated");
+	else if (m->mhz.mhz > 0)
+		snprintf(buf, size, "%.0f%s", m->mhz.mhz, m->mhz.trusted ? "" : "?");
+	else
+		snprintf(buf, size, "-");
+}
+
+/* A run's row of the Runs table. */
+static void facts_row(FILE *f, const struct pp_run *r)
+{
+	const struct pp_meta *m = &r->meta;
+	char buf[256];
+
+	fputs("<tr>", f);
+	td(f, "l", run_name(r));
+	snprintf(buf, sizeof(buf), "%s %s (%s)", m->sysname, m->release, m->machine);
+	td(f, "l", buf);
+	td(f, "l", m->hostname);
+	td(f, "l", m->cpu_model);
+	snprintf(buf, sizeof(buf), "%d", m->online_cpus);
+	td(f, NULL, buf);
+	snprintf(buf, sizeof(buf), "%.1f GiB", (double)m->mem_bytes / (1 << 30));
+	td(f, NULL, buf);
+	mhz_cell(buf, sizeof(buf), m);
+	td(f, NULL, buf);
+	td(f, "l", m->date);
+	if (m->pin_cpu >= 0)
+		snprintf(buf, sizeof(buf), "%s, %u, CPU %d", m->mode, m->samples, m->pin_cpu);
+	else
+		snprintf(buf, sizeof(buf), "%s, %u, not pinned", m->mode, m->samples);
+	td(f, "l", buf);
+	snprintf(buf, sizeof(buf), "%zu (%zu skipped, %zu failed)", r->nresults, r->nskips,
+		 r->nfails);
+	td(f, NULL, buf);
+	fputs("</tr>\n", f);
+}
+
+/* What a run skipped and what failed, each with its reason, folded. */
+static void not_measured(FILE *f, const struct pp_run *r)
+{
+	size_t k;
+
+	if (!r->nskips && !r->nfails)
+		return;
+	fputs("<details><summary>", f);
+	pp_html_esc(f, run_name(r));
+	fprintf(f, ": %zu not measured</summary>\n<ul>\n", r->nskips + r->nfails);
+	for (k = 0; k < r->nskips + r->nfails; k++) {
+		const struct pp_note *s = k < r->nskips ? &r->skips[k] : &r->fails[k - r->nskips];
+
+		fputs("<li>", f);
+		pp_html_esc(f, s->name);
+		fputs(k < r->nskips ? " (skipped): " : " (failed): ", f);
+		pp_html_esc(f, s->reason);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul></details>\n", f);
+}
+
+/* The facts r differs in from base that can change the figures, in a box. */
+static void differs_box(FILE *f, const struct pp_run *base, const struct pp_run *r)
+{
+	struct pp_cmp_warn *w;
+	size_t nw, j;
+
+	if (pp_cmp_warnings(base, 1, r, 1, PP_CMP_MHZ_TOL_PCT, &w, &nw))
+		return;
+	/* emulation on the wall clock is said at the top */
+	if (nw && w[nw - 1].kind == PP_CMP_WARN_EMULATED)
+		nw--;
+	if (nw) {
+		fputs("<div class=\"warn\"><p>", f);
+		pp_html_esc(f, run_name(r));
+		fputs(" and ", f);
+		pp_html_esc(f, run_name(base));
+		fprintf(f, " differ in %zu fact%s that can change the figures:</p><ul>\n", nw,
+			nw == 1 ? "" : "s");
+		for (j = 0; j < nw; j++) {
+			fputs("<li>", f);
+			pp_html_esc(f, w[j].fact);
+			fputs(": ", f);
+			pp_html_esc(f, w[j].base[0] ? w[j].base : "(none)");
+			fputs(" vs ", f);
+			pp_html_esc(f, w[j].new[0] ? w[j].new : "(none)");
+			fputs("</li>\n", f);
+		}
+		fputs("</ul></div>\n", f);
+	}
+	free(w);
+}
+
+/*
+ * The runs' machines and how they ran, what they did not measure, and
+ * how each differs from the first.
+ */
 static void facts(struct report *rp)
 {
 	FILE *f = rp->f;
-	char buf[256];
 	size_t i;
 
 	fputs("<section id=\"runs\">\n<h2>Runs</h2>\n<div class=\"scroll\"><table>\n"
@@ -208,93 +306,13 @@ static void facts(struct report *rp)
 	th(f, "l", "mode, samples, pinning");
 	th(f, NULL, "results");
 	fputs("</tr></thead>\n<tbody>\n", f);
-	for (i = 0; i < rp->n; i++) {
-		const struct pp_meta *m = &rp->runs[i].meta;
-
-		fputs("<tr>", f);
-		td(f, "l", run_name(&rp->runs[i]));
-		snprintf(buf, sizeof(buf), "%s %s (%s)", m->sysname, m->release, m->machine);
-		td(f, "l", buf);
-		td(f, "l", m->hostname);
-		td(f, "l", m->cpu_model);
-		snprintf(buf, sizeof(buf), "%d", m->online_cpus);
-		td(f, NULL, buf);
-		snprintf(buf, sizeof(buf), "%.1f GiB", (double)m->mem_bytes / (1 << 30));
-		td(f, NULL, buf);
-		/* an emulated CPU's add chain is the host's speed, not a clock */
-		if (m->emul.recorded && m->emul.emulated == 1)
-			snprintf(buf, sizeof(buf), m->emul.virtual_clock ? "virtual" : "emulated");
-		else if (m->mhz.mhz > 0)
-			snprintf(buf, sizeof(buf), "%.0f%s", m->mhz.mhz, m->mhz.trusted ? "" : "?");
-		else
-			snprintf(buf, sizeof(buf), "-");
-		td(f, NULL, buf);
-		td(f, "l", m->date);
-		if (m->pin_cpu >= 0)
-			snprintf(buf, sizeof(buf), "%s, %u, CPU %d", m->mode, m->samples, m->pin_cpu);
-		else
-			snprintf(buf, sizeof(buf), "%s, %u, not pinned", m->mode, m->samples);
-		td(f, "l", buf);
-		snprintf(buf, sizeof(buf), "%zu (%zu skipped, %zu failed)", rp->runs[i].nresults,
-			 rp->runs[i].nskips, rp->runs[i].nfails);
-		td(f, NULL, buf);
-		fputs("</tr>\n", f);
-	}
+	for (i = 0; i < rp->n; i++)
+		facts_row(f, &rp->runs[i]);
 	fputs("</tbody></table></div>\n", f);
-	for (i = 0; i < rp->n; i++) {
-		const struct pp_run *r = &rp->runs[i];
-		size_t k;
-
-		if (!r->nskips && !r->nfails)
-			continue;
-		fputs("<details><summary>", f);
-		pp_html_esc(f, run_name(r));
-		fprintf(f, ": %zu not measured</summary>\n<ul>\n", r->nskips + r->nfails);
-		for (k = 0; k < r->nskips + r->nfails; k++) {
-			const struct pp_note *s = k < r->nskips ? &r->skips[k] :
-						  &r->fails[k - r->nskips];
-
-			fputs("<li>", f);
-			pp_html_esc(f, s->name);
-			fputs(k < r->nskips ? " (skipped): " : " (failed): ", f);
-			pp_html_esc(f, s->reason);
-			fputs("</li>\n", f);
-		}
-		fputs("</ul></details>\n", f);
-	}
-	if (rp->n >= 2) {
-		struct pp_cmp_warn *w = NULL;
-		size_t nw = 0, j;
-
-		for (i = 1; i < rp->n; i++) {
-			if (pp_cmp_warnings(&rp->runs[0], 1, &rp->runs[i], 1, PP_CMP_MHZ_TOL_PCT,
-					    &w, &nw))
-				continue;
-			/* emulation on the wall clock is said at the top */
-			if (nw && w[nw - 1].kind == PP_CMP_WARN_EMULATED)
-				nw--;
-			if (nw) {
-				fputs("<div class=\"warn\"><p>", f);
-				pp_html_esc(f, run_name(&rp->runs[i]));
-				fputs(" and ", f);
-				pp_html_esc(f, run_name(&rp->runs[0]));
-				fprintf(f, " differ in %zu fact%s that can change the figures:</p>"
-					"<ul>\n", nw, nw == 1 ? "" : "s");
-				for (j = 0; j < nw; j++) {
-					fputs("<li>", f);
-					pp_html_esc(f, w[j].fact);
-					fputs(": ", f);
-					pp_html_esc(f, w[j].base[0] ? w[j].base : "(none)");
-					fputs(" vs ", f);
-					pp_html_esc(f, w[j].new[0] ? w[j].new : "(none)");
-					fputs("</li>\n", f);
-				}
-				fputs("</ul></div>\n", f);
-			}
-			free(w);
-			w = NULL;
-		}
-	}
+	for (i = 0; i < rp->n; i++)
+		not_measured(f, &rp->runs[i]);
+	for (i = 1; i < rp->n; i++)
+		differs_box(f, &rp->runs[0], &rp->runs[i]);
 	fputs("</section>\n", f);
 }
 
