@@ -189,6 +189,15 @@ static void th(FILE *f, const char *cls, const char *s)
 	fputs("</th>", f);
 }
 
+/* Open section id (once) before its first table or chart. */
+static void section(struct report *rp, bool *open, const char *id, const char *title)
+{
+	if (*open)
+		return;
+	fprintf(rp->f, "<section id=\"%s\">\n<h2>%s</h2>\n", id, title);
+	*open = true;
+}
+
 /* A run's clock: an emulated CPU's add chain is the host's speed, not a clock. */
 static void mhz_cell(char *buf, size_t size, const struct pp_meta *m)
 {
@@ -318,100 +327,120 @@ static void facts(struct report *rp)
 
 /* --- the summary tables --- */
 
-static void summary_tables(struct report *rp)
+/* Summary table t of the runs, a row each, as the text summary has it. */
+static void key_table(struct report *rp, unsigned int t, const struct pp_key_table *tb)
 {
 	FILE *f = rp->f;
 	char cell[64], name[160], h[64];
-	const struct pp_key_table *tb;
 	struct pp_col cols[PP_TABLE_COLS];
+	unsigned int n, c;
+	size_t i;
+
+	n = pp_table_cols(tb, cols, ARRAY_SIZE(cols));
+	fprintf(f, "<div class=\"scroll\"><table id=\"table-%u\">\n<caption>", t);
+	pp_html_esc(f, tb->title);
+	fputs("</caption>\n<thead><tr>", f);
+	th(f, "l", "Host");
+	th(f, "l", "OS");
+	for (c = 0; c < n; c++) {
+		snprintf(h, sizeof(h), "%s %s", cols[c].h1, cols[c].h2);
+		th(f, NULL, h);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (i = 0; i < rp->n; i++) {
+		fputs("<tr>", f);
+		td(f, "l", rp->runs[i].meta.hostname);
+		pp_row_name(rp->runs, rp->n, i, name, sizeof(name));
+		td(f, "l", name);
+		for (c = 0; c < n; c++) {
+			double v = pp_col_value(&rp->runs[i], &cols[c]);
+
+			pp_fmt_cell(cell, sizeof(cell), v, cols[c].width + 2, cols[c].prec);
+			td(f, NULL, cell);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+}
+
+/* A row of a matrix (a key per row and column), when the run has any of its keys. */
+static void matrix_row(FILE *f, const struct pp_run *run, const struct pp_matrix *mx,
+		       const char *row)
+{
+	const struct pp_key_matrix *m = mx->m;
+	const char *const *col;
+	char cell[64], name[160];
+	bool have = false;
+
+	for (col = m->cols; *col; col++) {
+		snprintf(name, sizeof(name), "%s-%s-%s", mx->prefix, row, *col);
+		have |= pp_run_find(run, name) != NULL;
+	}
+	if (!have)
+		return;
+	fputs("<tr>", f);
+	td(f, "l", row);
+	for (col = m->cols; *col; col++) {
+		const struct pp_result *res;
+
+		snprintf(name, sizeof(name), "%s-%s-%s", mx->prefix, row, *col);
+		res = pp_run_find(run, name);
+		if (res)
+			snprintf(cell, sizeof(cell), "%.*f", m->prec, res->value);
+		else
+			cell[0] = '\0';
+		td(f, NULL, cell);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* A matrix of one run, its rows that have a figure. */
+static void matrix_table(FILE *f, const struct pp_run *run, const struct pp_matrix *mx)
+{
+	const struct pp_key_matrix *m = mx->m;
+	const char *const *row, *const *col;
+	char h[64];
+
+	fputs("<div class=\"scroll\"><table>\n<caption>", f);
+	pp_html_esc(f, m->title);
+	fputs(": ", f);
+	pp_html_esc(f, run_name(run));
+	fputs("</caption>\n<thead><tr>", f);
+	th(f, "l", "");
+	for (col = m->cols; *col; col++) {
+		snprintf(h, sizeof(h), m->col_head, *col);
+		th(f, NULL, h);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (row = m->rows; *row; row++)
+		matrix_row(f, run, mx, *row);
+	fputs("</tbody></table></div>\n", f);
+}
+
+/* The summary tables with data, the runs as rows; the matrices, one a run. */
+static void summary_tables(struct report *rp)
+{
+	const struct pp_key_table *tb;
 	struct pp_matrix mx;
-	unsigned int t, n, c;
-	size_t i, r;
-	bool any = false;
+	bool open = false;
+	unsigned int t;
+	size_t i;
 
 	for (t = 0; (tb = pp_table(t)); t++) {
 		if (!pp_table_has_data(tb, rp->runs, rp->n))
 			continue;
-		if (!any)
-			fputs("<section id=\"summary\">\n<h2>Summary tables</h2>\n", f);
-		any = true;
-		n = pp_table_cols(tb, cols, ARRAY_SIZE(cols));
-		fprintf(f, "<div class=\"scroll\"><table id=\"table-%u\">\n<caption>", t);
-		pp_html_esc(f, tb->title);
-		fputs("</caption>\n<thead><tr>", f);
-		th(f, "l", "Host");
-		th(f, "l", "OS");
-		for (c = 0; c < n; c++) {
-			snprintf(h, sizeof(h), "%s %s", cols[c].h1, cols[c].h2);
-			th(f, NULL, h);
-		}
-		fputs("</tr></thead>\n<tbody>\n", f);
-		for (i = 0; i < rp->n; i++) {
-			fputs("<tr>", f);
-			td(f, "l", rp->runs[i].meta.hostname);
-			pp_row_name(rp->runs, rp->n, i, name, sizeof(name));
-			td(f, "l", name);
-			for (c = 0; c < n; c++) {
-				double v = pp_col_value(&rp->runs[i], &cols[c]);
-
-				pp_fmt_cell(cell, sizeof(cell), v, cols[c].width + 2, cols[c].prec);
-				td(f, NULL, cell);
-			}
-			fputs("</tr>\n", f);
-		}
-		fputs("</tbody></table></div>\n", f);
+		section(rp, &open, "summary", "Summary tables");
+		key_table(rp, t, tb);
 	}
-	for (t = 0; pp_matrix_get(t, &mx); t++) {
-		const struct pp_key_matrix *m = mx.m;
-
+	for (t = 0; pp_matrix_get(t, &mx); t++)
 		for (i = 0; i < rp->n; i++) {
-			const char *const *row, *const *col;
-
 			if (!pp_matrix_has_data(&rp->runs[i], &mx))
 				continue;
-			if (!any)
-				fputs("<section id=\"summary\">\n<h2>Summary tables</h2>\n", f);
-			any = true;
-			fputs("<div class=\"scroll\"><table>\n<caption>", f);
-			pp_html_esc(f, m->title);
-			fputs(": ", f);
-			pp_html_esc(f, run_name(&rp->runs[i]));
-			fputs("</caption>\n<thead><tr>", f);
-			th(f, "l", "");
-			for (col = m->cols; *col; col++) {
-				snprintf(h, sizeof(h), m->col_head, *col);
-				th(f, NULL, h);
-			}
-			fputs("</tr></thead>\n<tbody>\n", f);
-			for (row = m->rows; *row; row++) {
-				bool have = false;
-
-				for (col = m->cols; *col; col++) {
-					snprintf(name, sizeof(name), "%s-%s-%s", mx.prefix, *row, *col);
-					have |= pp_run_find(&rp->runs[i], name) != NULL;
-				}
-				if (!have)
-					continue;
-				fputs("<tr>", f);
-				td(f, "l", *row);
-				for (col = m->cols, r = 0; *col; col++, r++) {
-					const struct pp_result *res;
-
-					snprintf(name, sizeof(name), "%s-%s-%s", mx.prefix, *row, *col);
-					res = pp_run_find(&rp->runs[i], name);
-					if (res)
-						snprintf(cell, sizeof(cell), "%.*f", m->prec, res->value);
-					else
-						cell[0] = '\0';
-					td(f, NULL, cell);
-				}
-				fputs("</tr>\n", f);
-			}
-			fputs("</tbody></table></div>\n", f);
+			section(rp, &open, "summary", "Summary tables");
+			matrix_table(rp->f, &rp->runs[i], &mx);
 		}
-	}
-	if (any)
-		fputs("</section>\n", f);
+	if (open)
+		fputs("</section>\n", rp->f);
 }
 
 /* --- the memory-latency curve --- */
@@ -716,15 +745,6 @@ static struct bars *bars_new(struct report *rp, const char *title, const char *u
 	for (i = 0; i < b->nser; i++)
 		b->ser[i] = run_name(&rp->runs[i]);
 	return b;
-}
-
-/* Open section id (once) before its first chart. */
-static void section(struct report *rp, bool *open, const char *id, const char *title)
-{
-	if (*open)
-		return;
-	fprintf(rp->f, "<section id=\"%s\">\n<h2>%s</h2>\n", id, title);
-	*open = true;
 }
 
 /*
