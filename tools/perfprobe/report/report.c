@@ -68,10 +68,9 @@ static void chart(struct report *rp, const char *id, const char *caption,
 	if (fclose(m))
 		ret = -ENOMEM;
 	if (ret) {		/* nothing to draw: no chart */
-		free(buf);
 		if (ret != -EINVAL)
 			rp->err = ret;
-		return;
+		goto free_buf;
 	}
 	rp->charts++;
 	if (rp->svgdir) {
@@ -86,6 +85,7 @@ static void chart(struct report *rp, const char *id, const char *caption,
 		pp_html_esc(rp->f, caption);
 		fputs("</figcaption>\n</figure>\n", rp->f);
 	}
+free_buf:
 	free(buf);
 }
 
@@ -1357,14 +1357,13 @@ int pp_timer_doc_load(const char *path, struct pp_timer_doc *t)
 	json_t *root = json_load_file(path, 0, NULL), *lat, *h, *e;
 	const char *fmt;
 	size_t i;
+	int ret = 0;
 
 	if (!root)
 		return 0;
 	fmt = json_string_value(json_object_get(root, "format"));
-	if (!fmt || strcmp(fmt, "perfprobe-timer")) {
-		json_decref(root);
-		return 0;
-	}
+	if (!fmt || strcmp(fmt, "perfprobe-timer"))
+		goto put_root;
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "%s", path);
 	t->period_ns = json_number_value(json_object_get(root, "period_ns"));
@@ -1372,8 +1371,8 @@ int pp_timer_doc_load(const char *path, struct pp_timer_doc *t)
 	lat = json_object_get(root, "lateness");
 	h = json_object_get(lat, "histogram");
 	if (!json_is_array(h)) {
-		json_decref(root);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto put_root;
 	}
 	json_array_foreach(h, i, e) {
 		if (t->nb == PP_TIMER_BUCKETS)
@@ -1383,6 +1382,8 @@ int pp_timer_doc_load(const char *path, struct pp_timer_doc *t)
 		t->n[t->nb] = json_number_value(json_object_get(e, "count"));
 		t->nb++;
 	}
+	ret = 1;
+put_root:
 	json_decref(root);
-	return 1;
+	return ret;
 }
