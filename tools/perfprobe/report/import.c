@@ -528,11 +528,37 @@ struct tok {
 	bool bol;	/* first on its line */
 };
 
-/* Set a row's run and its cells from a table row: name tokens, then values. */
-static int put_row(struct pp_import *im, const struct stable *t, const struct scol *cols,
-		   size_t ncols, struct tok *tk, size_t ntk, const size_t *span, size_t nspan,
-		   bool spaced)
+/*
+ * A table's layout: its columns, and where each value column's dashes
+ * are (the first and last character of each) when the file kept its
+ * spacing.
+ */
+struct layout {
+	const struct stable *t;
+	struct scol cols[SCOLS_MAX];
+	size_t ncols;
+	size_t span[64];
+	size_t nspan;
+};
+
+/* Do a row's tokens keep the file's spacing (two blanks or more between two)? */
+static bool row_spaced(const struct tok *tk, size_t n)
 {
+	size_t k;
+
+	for (k = 0; k + 1 < n; k++)
+		if (tk[k + 1].line == tk[k].line && tk[k + 1].col > tk[k].col + strlen(tk[k].s) + 1)
+			return true;
+	return false;
+}
+
+/* Set a row's run and its cells from a table row: name tokens, then values. */
+static int put_row(struct pp_import *im, const struct layout *lt, struct tok *tk, size_t ntk)
+{
+	const struct stable *t = lt->t;
+	const struct scol *cols = lt->cols;
+	const size_t ncols = lt->ncols, nspan = lt->nspan, *span = lt->span;
+	bool spaced = row_spaced(tk, ntk);
 	char name[64] = "", os[128] = "";
 	size_t i, first, nv, c, ntoks;
 	const char *desc = NULL;
@@ -639,18 +665,15 @@ static int put_row(struct pp_import *im, const struct stable *t, const struct sc
 }
 
 /*
- * One table: its tokens from after the title to the next title.  Header
- * words up to the dashes (the first run of them, whose positions give
- * the columns when the file kept its spacing), then rows: each a name
- * and cells, one row a line, or (a copy that joined the lines) name and
- * as many cells as there are columns.
+ * Table t's layout from its head: header words up to the dashes (the
+ * first run of them, whose positions give the columns when the file
+ * kept its spacing).  Returns where the rows start.
  */
-static int summary_table(struct pp_import *im, const struct stable *t, struct tok *tk, size_t ntk)
+static size_t table_layout(struct layout *lt, const struct tok *tk, size_t ntk)
 {
-	struct scol cols[SCOLS_MAX];
-	size_t i = 0, ncols, span[64], nspan = 0, start, dash_line = 0;
-	bool spaced = false, layout3 = false;
-	int ret = 0;
+	const struct stable *t = lt->t;
+	size_t i = 0, dash_line = 0;
+	bool layout3 = false;
 
 	for (; i < ntk && !is_dashes(tk[i].s); i++)
 		if (t->marker && strstr(tk[i].s, t->marker))
@@ -670,54 +693,79 @@ static int summary_table(struct pp_import *im, const struct stable *t, struct to
 		while (i > 0 && is_dashes(tk[i - 1].s))
 			i--;
 	}
-	ncols = layout3 ? t->ncols3 : t->ncols2;
-	stable_cols(t, ncols, cols);
+	lt->ncols = layout3 ? t->ncols3 : t->ncols2;
+	stable_cols(t, lt->ncols, lt->cols);
 	/* the dashes: host/OS columns and one a value column */
+	lt->nspan = 0;
 	if (i < ntk)
 		dash_line = tk[i].line;
 	for (; i < ntk && is_dashes(tk[i].s); i++)
-		if (tk[i].line == dash_line && nspan < ARRAY_SIZE(span) / 2) {
-			span[2 * nspan] = tk[i].col;
-			span[2 * nspan + 1] = tk[i].col + strlen(tk[i].s) - 1;
-			nspan++;
+		if (tk[i].line == dash_line && lt->nspan < ARRAY_SIZE(lt->span) / 2) {
+			lt->span[2 * lt->nspan] = tk[i].col;
+			lt->span[2 * lt->nspan + 1] = tk[i].col + strlen(tk[i].s) - 1;
+			lt->nspan++;
 		}
 	/* value columns: the last ncols dash runs of the line */
-	if (nspan >= ncols) {
-		memmove(span, span + 2 * (nspan - ncols), 2 * ncols * sizeof(span[0]));
-		nspan = ncols;
+	if (lt->nspan >= lt->ncols) {
+		memmove(lt->span, lt->span + 2 * (lt->nspan - lt->ncols),
+			2 * lt->ncols * sizeof(lt->span[0]));
+		lt->nspan = lt->ncols;
 	}
-	while (i < ntk && !is_dashes(tk[i].s) && !ret) {
-		size_t j, k, nv = 0;
+	return i;
+}
 
-		start = i;
-		/* the name, then cells: to the end of the line or ncols of them */
-		for (j = i; j < ntk && !is_dashes(tk[j].s); j++) {
-			if (j > start && tk[j].line != tk[start].line)
-				break;
-			if (j > start && is_cell(tk[j].s)) {
-				nv++;
-			} else if (nv) {
-				break;
-			}
-			if (nv == ncols) {
-				j++;
-				break;
-			}
+/*
+ * Where the row at tk[start] ends: its name, then cells to the end of
+ * the line or ncols of them; the rest of the line too unless it is
+ * another row (a copy that joined the lines).  start when it has no
+ * cell: not a row, the table is over.
+ */
+static size_t row_end(const struct tok *tk, size_t ntk, size_t start, size_t ncols)
+{
+	size_t j, k, nv = 0;
+
+	for (j = start; j < ntk && !is_dashes(tk[j].s); j++) {
+		if (j > start && tk[j].line != tk[start].line)
+			break;
+		if (j > start && is_cell(tk[j].s)) {
+			nv++;
+		} else if (nv) {
+			break;
 		}
-		if (!nv)
-			break;		/* not a row: the table is over */
-		/* the rest of the line: another row (a joined copy), or text */
-		for (k = j; k < ntk && tk[k].line == tk[start].line && !is_dashes(tk[k].s) &&
-			    !is_cell(tk[k].s); k++)
-			;
-		if (k == ntk || tk[k].line != tk[start].line || is_dashes(tk[k].s))
-			j = k;
-		spaced = false;
-		for (k = start; k + 1 < j; k++)
-			if (tk[k + 1].line == tk[k].line &&
-			    tk[k + 1].col > tk[k].col + strlen(tk[k].s) + 1)
-				spaced = true;
-		ret = put_row(im, t, cols, ncols, tk + start, j - start, span, nspan, spaced);
+		if (nv == ncols) {
+			j++;
+			break;
+		}
+	}
+	if (!nv)
+		return start;
+	/* the rest of the line: another row (a joined copy), or text */
+	for (k = j; k < ntk && tk[k].line == tk[start].line && !is_dashes(tk[k].s) &&
+		    !is_cell(tk[k].s); k++)
+		;
+	if (k == ntk || tk[k].line != tk[start].line || is_dashes(tk[k].s))
+		j = k;
+	return j;
+}
+
+/*
+ * One table: its tokens from after the title to the next title.  Its
+ * layout from its head, then rows: each a name and cells, one row a
+ * line, or (a copy that joined the lines) name and as many cells as
+ * there are columns.
+ */
+static int summary_table(struct pp_import *im, const struct stable *t, struct tok *tk, size_t ntk)
+{
+	struct layout lt = { .t = t };
+	size_t i, j;
+	int ret = 0;
+
+	i = table_layout(&lt, tk, ntk);
+	while (i < ntk && !is_dashes(tk[i].s) && !ret) {
+		j = row_end(tk, ntk, i, lt.ncols);
+		if (j == i)
+			break;
+		ret = put_row(im, &lt, tk + i, j - i);
 		i = j;
 	}
 	return ret;
