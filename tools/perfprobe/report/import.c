@@ -552,114 +552,170 @@ static bool row_spaced(const struct tok *tk, size_t n)
 	return false;
 }
 
-/* Set a row's run and its cells from a table row: name tokens, then values. */
-static int put_row(struct pp_import *im, const struct layout *lt, struct tok *tk, size_t ntk)
+/* Is w an OS's name, the second word of "ARM610.ol NetBSD 1.6E" (a host, then its OS)? */
+static bool is_os(const char *w)
 {
-	const struct stable *t = lt->t;
-	const struct scol *cols = lt->cols;
-	const size_t ncols = lt->ncols, nspan = lt->nspan, *span = lt->span;
-	bool spaced = row_spaced(tk, ntk);
-	char name[64] = "", os[128] = "";
-	size_t i, first, nv, c, ntoks;
-	const char *desc = NULL;
-	struct pp_run *run;
+	static const char *const oses[] = {
+		"Linux", "NetBSD", "FreeBSD", "OpenBSD", "Darwin", "SunOS",
+	};
+	size_t i;
 
+	for (i = 0; i < ARRAY_SIZE(oses); i++)
+		if (!strcmp(w, oses[i]))
+			return true;
+	return false;
+}
+
+/* A row's name, Host OS (2 tokens or more) or OS, and where its values start. */
+struct row_name {
+	char name[64], os[128];
+	size_t first;
+	const struct tok *desc;	/* the system parameters' Description, or NULL */
+};
+
+static void parse_row_name(struct row_name *rn, const struct stable *t, const struct tok *tk,
+			   size_t ntk)
+{
+	size_t i, ntoks;
+
+	rn->name[0] = rn->os[0] = '\0';
 	for (i = 0; i < ntk && !(is_cell(tk[i].s) && i > 0); i++)
 		;
-	first = i;
+	rn->first = i;
 	/* the system parameters' Description ("x86_64-linux-gnu") ends the name */
-	if (!strcmp(t->title, "Basic system parameters") && first >= 2) {
-		desc = tk[first - 1].s;
-		ntoks = first - 1;
+	if (!strcmp(t->title, "Basic system parameters") && rn->first >= 2) {
+		rn->desc = &tk[rn->first - 1];
+		ntoks = rn->first - 1;
 	} else {
-		ntoks = first;
+		rn->desc = NULL;
+		ntoks = rn->first;
 	}
-	/* the name: Host OS (2 tokens or more) or OS */
 	for (i = 0; i < ntoks; i++) {
-		size_t len = strlen(name);
+		size_t len = strlen(rn->name);
 
-		snprintf(name + len, sizeof(name) - len, "%s%s", len ? " " : "", tk[i].s);
+		snprintf(rn->name + len, sizeof(rn->name) - len, "%s%s", len ? " " : "", tk[i].s);
 	}
-	if (ntoks >= 2 && (!strcmp(tk[1].s, "Linux") ||
-					  !strcmp(tk[1].s, "NetBSD") ||
-					  !strcmp(tk[1].s, "FreeBSD") ||
-					  !strcmp(tk[1].s, "OpenBSD") ||
-					  !strcmp(tk[1].s, "Darwin") ||
-					  !strcmp(tk[1].s, "SunOS"))) {
-		/* "ARM610.ol NetBSD 1.6E": a host, then its OS */
-		snprintf(os, sizeof(os), "%s", strchr(name, ' ') + 1);
-		name[strcspn(name, " ")] = '\0';
+	if (ntoks >= 2 && is_os(tk[1].s)) {
+		snprintf(rn->os, sizeof(rn->os), "%s", strchr(rn->name, ' ') + 1);
+		rn->name[strcspn(rn->name, " ")] = '\0';
 	} else {
-		snprintf(os, sizeof(os), "%s", name);
+		snprintf(rn->os, sizeof(rn->os), "%s", rn->name);
 	}
-	run = run_named(im, name);
-	if (!run)
-		return -ENOSPC;
-	if (!run->meta.sysname[0]) {
-		char sys[32] = "", rel[96] = "";
+}
 
-		sscanf(os, "%31s %95s", sys, rel);
-		pp_strlcpy(run->meta.sysname, sys, sizeof(run->meta.sysname));
-		pp_strlcpy(run->meta.release, rel[0] ? rel : sys, sizeof(run->meta.release));
-		pp_strlcpy(run->meta.kversion, os, sizeof(run->meta.kversion));
-		pp_strlcpy(run->meta.hostname, strcmp(name, os) ? name : "",
-			   sizeof(run->meta.hostname));
-		/* the host's name, or with no host column the release */
-		pp_strlcpy(run->meta.label, strcmp(name, os) || !rel[0] ? name : rel,
-			   sizeof(run->meta.label));
-		/* a label is [A-Za-z0-9._+-]: the rest becomes '_' */
-		for (i = 0; run->meta.label[i]; i++)
-			if (!isalnum((unsigned char)run->meta.label[i]) &&
-			    !strchr("._+-", run->meta.label[i]))
-				run->meta.label[i] = '_';
+/* A new run's meta from its row's name: its system, release and host, and a label. */
+static void row_meta(struct pp_meta *m, const char *name, const char *os)
+{
+	char sys[32] = "", rel[96] = "";
+	size_t i;
+
+	sscanf(os, "%31s %95s", sys, rel);
+	pp_strlcpy(m->sysname, sys, sizeof(m->sysname));
+	pp_strlcpy(m->release, rel[0] ? rel : sys, sizeof(m->release));
+	pp_strlcpy(m->kversion, os, sizeof(m->kversion));
+	pp_strlcpy(m->hostname, strcmp(name, os) ? name : "", sizeof(m->hostname));
+	/* the host's name, or with no host column the release */
+	pp_strlcpy(m->label, strcmp(name, os) || !rel[0] ? name : rel, sizeof(m->label));
+	/* a label is [A-Za-z0-9._+-]: the rest becomes '_' */
+	for (i = 0; m->label[i]; i++)
+		if (!isalnum((unsigned char)m->label[i]) && !strchr("._+-", m->label[i]))
+			m->label[i] = '_';
+}
+
+/* A row's run and its values. */
+struct row {
+	struct pp_run *run;
+	const char *name;
+	const struct tok *vals;
+	size_t nv;
+	bool spaced;		/* it kept the file's spacing */
+};
+
+/*
+ * The column of the row's value i: its place when the row has a value
+ * for each column, else the column whose dashes are under its end when
+ * the file kept its spacing; false (a note says why) when neither.
+ */
+static bool value_col(struct pp_import *im, const struct layout *lt, const struct row *row,
+		      size_t i, size_t *c)
+{
+	const struct tok *v = &row->vals[i];
+	size_t end;
+
+	if (row->nv == lt->ncols) {
+		*c = i;
+		return true;
 	}
-	if (desc) {
-		pp_strlcpy(run->meta.machine, desc, sizeof(run->meta.machine));
-		note(im, tk[first - 1].line, "%s: \"%s\": the description, as the machine", name,
-		     desc);
+	if (!row->spaced || lt->nspan != lt->ncols) {
+		note(im, v->line, "%s: \"%s\": %zu of the %s table's %zu cells in the row "
+		     "and no column spacing to place them by", row->name, v->s, row->nv,
+		     lt->t->title, lt->ncols);
+		return false;
 	}
-	for (nv = 0; first + nv < ntk && is_cell(tk[first + nv].s); nv++)
+	end = v->col + strlen(v->s) - 1;
+	for (*c = 0; *c < lt->nspan && !(end >= lt->span[2 * *c] && end <= lt->span[2 * *c + 1]);
+	     (*c)++)
+		;
+	if (*c == lt->nspan) {
+		note(im, v->line, "%s: \"%s\" is under no column of the %s table", row->name, v->s,
+		     lt->t->title);
+		return false;
+	}
+	return true;
+}
+
+/* The row's value i in column c: the clock, a key's figure, or a note that it is none. */
+static int put_cell(struct pp_import *im, const struct layout *lt, const struct row *row,
+		    size_t i, size_t c)
+{
+	const struct tok *v = &row->vals[i];
+	const struct scol *col = &lt->cols[c];
+	struct pp_meta *m = &row->run->meta;
+
+	if (col->mhz) {
+		m->mhz.mhz = cell_value(v->s);
+		m->mhz.trusted = true;
+		pp_strlcpy(m->mhz.method, "lmbench's summary", sizeof(m->mhz.method));
+		im->imported++;
+	} else if (!col->d) {
+		note(im, v->line, "%s: %s in the %s table: no perfprobe key", row->name, v->s,
+		     lt->t->title);
+	} else if (put(im, row->run, v->line, col->key, col->d, cell_value(v->s)) < -1) {
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Set a row's run and its cells from a table row: name tokens, then values. */
+static int put_row(struct pp_import *im, const struct layout *lt, const struct tok *tk, size_t ntk)
+{
+	struct row row = { .spaced = row_spaced(tk, ntk) };
+	struct row_name rn;
+	size_t i, c;
+
+	parse_row_name(&rn, lt->t, tk, ntk);
+	row.name = rn.name;
+	row.run = run_named(im, rn.name);
+	if (!row.run)
+		return -ENOSPC;
+	if (!row.run->meta.sysname[0])
+		row_meta(&row.run->meta, rn.name, rn.os);
+	if (rn.desc) {
+		pp_strlcpy(row.run->meta.machine, rn.desc->s, sizeof(row.run->meta.machine));
+		note(im, rn.desc->line, "%s: \"%s\": the description, as the machine", rn.name,
+		     rn.desc->s);
+	}
+	row.vals = &tk[rn.first];
+	for (row.nv = 0; rn.first + row.nv < ntk && is_cell(row.vals[row.nv].s); row.nv++)
 		;
 	/* text after the values ("Bad mhz?" under Guesses): a cell of no key */
-	for (i = first + nv; i < ntk; i++)
-		note(im, tk[i].line, "%s: \"%s\": a text cell", name, tk[i].s);
-	for (i = 0; i < nv; i++) {
-		const struct tok *v = &tk[first + i];
-		double x = cell_value(v->s);
-
-		if (nv == ncols) {
-			c = i;
-		} else if (spaced && nspan == ncols) {
-			/* the column whose dashes are under the cell's end */
-			size_t end = v->col + strlen(v->s) - 1;
-
-			for (c = 0; c < nspan && !(end >= span[2 * c] && end <= span[2 * c + 1]); c++)
-				;
-			if (c == nspan) {
-				note(im, v->line, "%s: \"%s\" is under no column of the %s table",
-				     name, v->s, t->title);
-				continue;
-			}
-		} else {
-			note(im, v->line, "%s: \"%s\": %zu of the %s table's %zu cells in the row "
-			     "and no column spacing to place them by", name, v->s, nv, t->title,
-			     ncols);
+	for (i = rn.first + row.nv; i < ntk; i++)
+		note(im, tk[i].line, "%s: \"%s\": a text cell", rn.name, tk[i].s);
+	for (i = 0; i < row.nv; i++) {
+		if (!value_col(im, lt, &row, i, &c) || !strcmp(row.vals[i].s, "-"))
 			continue;
-		}
-		if (!strcmp(v->s, "-"))
-			continue;
-		if (cols[c].mhz) {
-			run->meta.mhz.mhz = x;
-			run->meta.mhz.trusted = true;
-			pp_strlcpy(run->meta.mhz.method, "lmbench's summary",
-				   sizeof(run->meta.mhz.method));
-			im->imported++;
-		} else if (!cols[c].d) {
-			note(im, v->line, "%s: %s in the %s table: no perfprobe key", name, v->s,
-			     t->title);
-		} else if (put(im, run, v->line, cols[c].key, cols[c].d, x) < -1) {
+		if (put_cell(im, lt, &row, i, c))
 			return -ENOMEM;
-		}
 	}
 	return 0;
 }
