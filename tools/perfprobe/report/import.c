@@ -299,31 +299,47 @@ static void raw_header(struct pp_run *run, const char *l)
 	}
 }
 
+/* A row that does not belong in its block: noted, not imported. */
+static int not_a_row(struct pp_import *im, unsigned int ln, const char *l)
+{
+	note(im, ln, "not a row of its block: %.80s", l);
+	return 0;
+}
+
+/* A row of lat_mem_rd's curve: the size in MB (2^20), ns. */
+static int raw_memrd_row(struct pp_import *im, struct pp_run *run, const struct raw *st,
+			 unsigned int ln, const char *l)
+{
+	char key[PP_KEY_MAX], v1[32], v2[32];
+	struct place pl;
+	double x, y;
+
+	if (sscanf(l, "%lf %lf", &x, &y) != 2 || !place_nth(0, match_block, st->curve, &pl))
+		return not_a_row(im, ln, l);
+	snprintf(v1, sizeof(v1), "%u", st->stride);
+	pp_key_size_name(v2, sizeof(v2), pp_memrd_bytes(x), pl.d->size);
+	if (!fill(key, sizeof(key), pp_show_key(pl.d, pl.s), (const char *const[]){ v1, v2 }, 2))
+		return not_a_row(im, ln, l);
+	return put(im, run, ln, key, pl.d, y);
+}
+
 static int raw_block_row(struct pp_import *im, struct pp_run *run, struct raw *st, unsigned int ln,
 			 const char *l)
 {
 	char key[PP_KEY_MAX], v1[32], v2[32], tok[4][32];
 	struct place pl;
 	unsigned int i;
-	double x, y;
+	double x;
 	int ret;
 
-	if (st->b == B_MEMRD) {		/* size in MB (2^20), ns */
-		if (sscanf(l, "%lf %lf", &x, &y) != 2 ||
-		    !place_nth(0, match_block, st->curve, &pl))
-			goto bad;
-		snprintf(v1, sizeof(v1), "%u", st->stride);
-		pp_key_size_name(v2, sizeof(v2), pp_memrd_bytes(x), pl.d->size);
-		if (!fill(key, sizeof(key), pp_show_key(pl.d, pl.s), (const char *const[]){ v1, v2 }, 2))
-			goto bad;
-		return put(im, run, ln, key, pl.d, y);
-	}
+	if (st->b == B_MEMRD)
+		return raw_memrd_row(im, run, st, ln, l);
 	if (st->b != B_ROWS) {
 		note(im, ln, "in a block perfprobe has no key for: %.80s", l);
 		return 0;
 	}
 	if (sscanf(l, "%31s %31s %31s %31s", tok[0], tok[1], tok[2], tok[3]) < 2)
-		goto bad;
+		return not_a_row(im, ln, l);
 	x = strtod(tok[0], NULL);
 	for (i = 0; place_nth(i, match_block, st->head, &pl); i++) {
 		const char *t = pp_show_key(pl.d, pl.s);
@@ -337,21 +353,21 @@ static int raw_block_row(struct pp_import *im, struct pp_run *run, struct raw *s
 			snprintf(v1, sizeof(v1), "%.0f", x);
 			snprintf(v2, sizeof(v2), "%u", st->ctx_kb);
 			if (!fill(key, sizeof(key), t, (const char *const[]){ v1, v2 }, 2))
-				goto bad;
+				return not_a_row(im, ln, l);
 			return put(im, run, ln, key, pl.d, strtod(tok[1], NULL));
 		case PP_LM_RATE:	/* "Nk", files, creations/s, deletions/s */
 			if (pl.s->lm_col < 2 || pl.s->lm_col > 4 || !strchr(tok[0], 'k'))
-				goto bad;
+				return not_a_row(im, ln, l);
 			snprintf(v1, sizeof(v1), "%.*s", (int)strcspn(tok[0], "k"), tok[0]);
 			if (!fill(key, sizeof(key), t, (const char *const[]){ v1 }, 1))
-				goto bad;
+				return not_a_row(im, ln, l);
 			ret = put(im, run, ln, key, pl.d,
 				  per_second(pl.d, strtod(tok[pl.s->lm_col - 1], NULL)));
 			if (ret < -1)
 				return ret;
 			break;
 		case PP_LM_CURVE:
-			goto bad;
+			return not_a_row(im, ln, l);
 		}
 	}
 	if (st->rows == PP_LM_RATE && i)
@@ -361,9 +377,7 @@ static int raw_block_row(struct pp_import *im, struct pp_run *run, struct raw *s
 		     pp_show_key(pl.d, pl.s), x);
 		return 0;
 	}
-bad:
-	note(im, ln, "not a row of its block: %.80s", l);
-	return 0;
+	return not_a_row(im, ln, l);
 }
 
 static int raw_line(struct pp_import *im, struct pp_run *run, struct raw *st, unsigned int ln,
