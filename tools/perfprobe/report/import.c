@@ -929,18 +929,19 @@ static int read_lines(const char *path, char **buf, char ***lines, size_t *n)
 	size_t len = 0, cap = 0, i;
 	char *b = NULL, **l = NULL;
 	ssize_t r;
+	int ret;
 
 	if (!f)
 		return -errno;
 	r = getdelim(&b, &len, '\0', f);
 	fclose(f);
 	if (r < 0) {
-		free(b);
-		return -EIO;
+		ret = -EIO;
+		goto free_buf;
 	}
 	if (memchr(b, '\0', (size_t)r)) {
-		free(b);
-		return -EILSEQ;
+		ret = -EILSEQ;
+		goto free_buf;
 	}
 	*n = 0;
 	for (i = 0; i <= (size_t)r; i++) {
@@ -952,9 +953,8 @@ static int read_lines(const char *path, char **buf, char ***lines, size_t *n)
 			char **m = realloc(l, (cap = cap ? 2 * cap : 256) * sizeof(*l));
 
 			if (!m) {
-				free(l);
-				free(b);
-				return -ENOMEM;
+				ret = -ENOMEM;
+				goto free_lines;
 			}
 			l = m;
 		}
@@ -966,6 +966,12 @@ static int read_lines(const char *path, char **buf, char ***lines, size_t *n)
 	*buf = b;
 	*lines = l;
 	return 0;
+
+free_lines:
+	free(l);
+free_buf:
+	free(b);
+	return ret;
 }
 
 void pp_import_finish_meta(struct pp_run *run, const char *file, const char *kind)
