@@ -41,14 +41,62 @@ struct cmp_opts {
 	enum cmp_format format;
 };
 
+static const char *const format_names[] = {
+	[FMT_TEXT] = "text", [FMT_JSON] = "json", [FMT_JUNIT] = "junit",
+	[FMT_KTAP] = "ktap", [FMT_LAVA] = "lava", [FMT_KCIDB] = "kcidb",
+};
+
+/* One of compare's own options: 0 or PP_EXIT_USAGE. */
+static int parse_opt(struct cmp_opts *o, const struct pp_cli_opt *c)
+{
+	unsigned int f;
+
+	switch (c->val) {
+	case 't':
+		if (pp_parse_double(c->arg, 0, 100, &o->cmp.threshold) ||
+		    o->cmp.threshold <= 0 || o->cmp.threshold >= 100)
+			return pp_usage_err("compare: --threshold: '%s' is not a percentage between 0 and 100",
+					    c->arg);
+		break;
+	case 'N':
+		if (pp_parse_double(c->arg, 0, 100, &o->cmp.run_noise) || o->cmp.run_noise >= 100)
+			return pp_usage_err("compare: --run-noise: '%s' is not a percentage from 0 to 100",
+					    c->arg);
+		break;
+	case 's':
+		o->cmp.sort = true;
+		break;
+	case 'S':
+		o->cmp.strict = true;
+		break;
+	case 'H':
+		o->cmp.no_history = true;
+		break;
+	case PP_OPT_GATE_EMULATED:
+		o->cmp.gate_emulated = true;
+		break;
+	case 'F':
+		o->cmp.fail_on[o->cmp.nfail_on++] = c->arg;
+		break;
+	case 'I':
+		o->cmp.ignore[o->cmp.nignore++] = c->arg;
+		break;
+	case 'f':
+		for (f = 0; f < ARRAY_SIZE(format_names); f++)
+			if (!strcmp(c->arg, format_names[f]))
+				break;
+		if (f == ARRAY_SIZE(format_names))
+			return pp_usage_err("compare: --format: '%s' is not one of text, json, junit, ktap, lava, kcidb",
+					    c->arg);
+		o->format = f;
+		break;
+	}
+	return 0;
+}
+
 static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 {
-	static const char *const formats[] = {
-		[FMT_TEXT] = "text", [FMT_JSON] = "json", [FMT_JUNIT] = "junit",
-		[FMT_KTAP] = "ktap", [FMT_LAVA] = "lava", [FMT_KCIDB] = "kcidb",
-	};
-	unsigned int f;
-	int i;
+	int i, ret;
 
 	memset(o, 0, sizeof(*o));
 	/* no cap: room for every --fail-on and --ignore given */
@@ -62,53 +110,13 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 	o->cmp.run_noise = PP_CMP_RUN_NOISE_PCT;
 	o->format = cli->json ? FMT_JSON : FMT_TEXT;
 	for (i = 0; i < cli->ncopts; i++) {
-		const struct pp_cli_opt *c = &cli->copts[i];
-
-		switch (c->val) {
-		case 't':
-			if (pp_parse_double(c->arg, 0, 100, &o->cmp.threshold) ||
-			    o->cmp.threshold <= 0 || o->cmp.threshold >= 100)
-				return pp_usage_err("compare: --threshold: '%s' is not a percentage between 0 and 100",
-						    c->arg);
-			break;
-		case 'N':
-			if (pp_parse_double(c->arg, 0, 100, &o->cmp.run_noise) || o->cmp.run_noise >= 100)
-				return pp_usage_err("compare: --run-noise: '%s' is not a percentage from 0 to 100",
-						    c->arg);
-			break;
-		case 's':
-			o->cmp.sort = true;
-			break;
-		case 'S':
-			o->cmp.strict = true;
-			break;
-		case 'H':
-			o->cmp.no_history = true;
-			break;
-		case PP_OPT_GATE_EMULATED:
-			o->cmp.gate_emulated = true;
-			break;
-		case 'F':
-		case 'I':
-			if (c->val == 'F')
-				o->cmp.fail_on[o->cmp.nfail_on++] = c->arg;
-			else
-				o->cmp.ignore[o->cmp.nignore++] = c->arg;
-			break;
-		case 'f':
-			for (f = 0; f < ARRAY_SIZE(formats); f++)
-				if (!strcmp(c->arg, formats[f]))
-					break;
-			if (f == ARRAY_SIZE(formats))
-				return pp_usage_err("compare: --format: '%s' is not one of text, json, junit, ktap, lava, kcidb",
-						    c->arg);
-			o->format = f;
-			break;
-		}
+		ret = parse_opt(o, &cli->copts[i]);
+		if (ret)
+			return ret;
 	}
 	if (cli->json && o->format != FMT_JSON)
 		return pp_usage_err("compare: --json and --format %s contradict each other",
-				    formats[o->format]);
+				    format_names[o->format]);
 	return 0;
 }
 
