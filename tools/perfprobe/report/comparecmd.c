@@ -478,16 +478,64 @@ static const char *ci_reason(const struct pp_cmp_row *r, char *buf, size_t size)
 	return buf;
 }
 
+/* A key's testcase: failed, in error or skipped with its reason, and its figures. */
+static void junit_case(FILE *f, const struct pp_cmp_row *r)
+{
+	char text[PP_CMP_VALUE_MAX * 2 + 512], why[PP_CMP_WHY_MAX + 64];
+
+	fprintf(f, "  <testcase classname=\"perfprobe.%s\" name=\"", r->group);
+	xml_escaped(f, r->pool->key);
+	fprintf(f, "\" time=\"0\">\n");
+	row_summary(text, sizeof(text), r);
+	switch (ci_status(r)) {
+	case CI_FAIL:
+		fprintf(f, "    <failure type=\"regression\" message=\"");
+		xml_escaped(f, text);
+		fprintf(f, "\"/>\n");
+		break;
+	case CI_ERROR:
+		fprintf(f, "    <error type=\"%s\" message=\"", pp_cmp_problem_name(r->problem));
+		xml_escaped(f, ci_reason(r, why, sizeof(why)));
+		fprintf(f, "\"/>\n");
+		break;
+	case CI_SKIP:
+		fprintf(f, "    <skipped message=\"");
+		xml_escaped(f, ci_reason(r, why, sizeof(why)));
+		fprintf(f, "\"/>\n");
+		break;
+	case CI_PASS:
+		break;
+	}
+	fprintf(f, "    <system-out>");
+	xml_escaped(f, text);
+	fprintf(f, "</system-out>\n  </testcase>\n");
+}
+
+/* The warnings as the suite's properties. */
+static void junit_properties(FILE *f, const struct pp_comparison *c)
+{
+	char text[PP_CMP_VALUE_MAX * 2 + 512];
+	size_t i;
+
+	if (!c->nw)
+		return;
+	fprintf(f, "  <properties>\n");
+	for (i = 0; i < c->nw; i++) {
+		pp_cmp_warn_line(text, sizeof(text), &c->w[i], c->o);
+		fprintf(f, "    <property name=\"warning\" value=\"");
+		xml_escaped(f, text);
+		fprintf(f, "\"/>\n");
+	}
+	fprintf(f, "  </properties>\n");
+}
+
 static void print_junit(FILE *f, const struct pp_comparison *c)
 {
-	const struct pp_cmp_row *rows = c->rows;
-	size_t nrows = c->nrows;
-	char text[PP_CMP_VALUE_MAX * 2 + 512], why[PP_CMP_WHY_MAX + 64];
 	const struct pp_cmp_findings *fd = &c->fd;
 	size_t i, n[CI_SKIP + 1] = { 0 };
 
-	for (i = 0; i < nrows; i++)
-		n[ci_status(&rows[i])]++;
+	for (i = 0; i < c->nrows; i++)
+		n[ci_status(&c->rows[i])]++;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites>\n<testsuite name=\"perfprobe compare ");
 	xml_escaped(f, c->base->arg);
@@ -495,54 +543,17 @@ static void print_junit(FILE *f, const struct pp_comparison *c)
 	xml_escaped(f, c->new->arg);
 	/* nothing comparable: one error of the suite's own, never all passing */
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
-		nrows + !!fd->incomplete[0], n[CI_FAIL], n[CI_ERROR] + !!fd->incomplete[0],
+		c->nrows + !!fd->incomplete[0], n[CI_FAIL], n[CI_ERROR] + !!fd->incomplete[0],
 		n[CI_SKIP]);
-	if (c->nw)
-		fprintf(f, "  <properties>\n");
-	for (i = 0; i < c->nw; i++) {
-		pp_cmp_warn_line(text, sizeof(text), &c->w[i], c->o);
-		fprintf(f, "    <property name=\"warning\" value=\"");
-		xml_escaped(f, text);
-		fprintf(f, "\"/>\n");
-	}
-	if (c->nw)
-		fprintf(f, "  </properties>\n");
+	junit_properties(f, c);
 	if (fd->incomplete[0]) {
 		fprintf(f, "  <testcase classname=\"perfprobe\" name=\"comparable\" time=\"0\">\n"
 			"    <error type=\"not-comparable\" message=\"");
 		xml_escaped(f, fd->incomplete);
 		fprintf(f, "\"/>\n  </testcase>\n");
 	}
-	for (i = 0; i < nrows; i++) {
-		const struct pp_cmp_row *r = &rows[i];
-
-		fprintf(f, "  <testcase classname=\"perfprobe.%s\" name=\"", r->group);
-		xml_escaped(f, r->pool->key);
-		fprintf(f, "\" time=\"0\">\n");
-		row_summary(text, sizeof(text), r);
-		switch (ci_status(r)) {
-		case CI_FAIL:
-			fprintf(f, "    <failure type=\"regression\" message=\"");
-			xml_escaped(f, text);
-			fprintf(f, "\"/>\n");
-			break;
-		case CI_ERROR:
-			fprintf(f, "    <error type=\"%s\" message=\"", pp_cmp_problem_name(r->problem));
-			xml_escaped(f, ci_reason(r, why, sizeof(why)));
-			fprintf(f, "\"/>\n");
-			break;
-		case CI_SKIP:
-			fprintf(f, "    <skipped message=\"");
-			xml_escaped(f, ci_reason(r, why, sizeof(why)));
-			fprintf(f, "\"/>\n");
-			break;
-		case CI_PASS:
-			break;
-		}
-		fprintf(f, "    <system-out>");
-		xml_escaped(f, text);
-		fprintf(f, "</system-out>\n  </testcase>\n");
-	}
+	for (i = 0; i < c->nrows; i++)
+		junit_case(f, &c->rows[i]);
 	fprintf(f, "</testsuite>\n</testsuites>\n");
 }
 
