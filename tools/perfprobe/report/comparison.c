@@ -92,6 +92,7 @@ static int side_history(struct pp_side *s, const char *results_dir)
 	char dir[PATH_MAX], err[512];
 	struct stat *own;
 	size_t i, j;
+	int ret = 0;
 
 	for (i = 1; i < s->npaths; i++)
 		if (!same_setup(&s->runs[i].meta, m))
@@ -107,9 +108,8 @@ static int side_history(struct pp_side *s, const char *results_dir)
 	s->hist = calloc(all.n ? all.n : 1, sizeof(*s->hist));
 	own = calloc(s->npaths, sizeof(*own));	/* the side's files, by inode */
 	if (!s->hist || !own) {
-		free(own);
-		pp_runsel_free(&all);
-		return PP_EXIT_FAIL;
+		ret = PP_EXIT_FAIL;
+		goto free_all;
 	}
 	for (j = 0; j < s->npaths; j++)
 		if (stat(s->paths[j], &own[j]))
@@ -130,9 +130,10 @@ static int side_history(struct pp_side *s, const char *results_dir)
 		else
 			pp_run_free(h);
 	}
+free_all:
 	free(own);
 	pp_runsel_free(&all);
-	return 0;
+	return ret;
 }
 
 void pp_side_free(struct pp_side *s)
