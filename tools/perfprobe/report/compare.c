@@ -118,16 +118,17 @@ static double tie_sum(const double *v, size_t n)
 
 /*
  * The rank k (1-based) of the interval's lower end among the sorted
- * differences, and the interval's confidence: [D(k), D(mn+1-k)] holds
- * the shift with probability 1 - 2 P(U <= k-1).  k is the largest rank
- * with P(U <= k-1) <= alpha/2, and 1 when even that is too much.
+ * differences, and in out the interval's confidence: [D(k), D(mn+1-k)]
+ * holds the shift with probability 1 - 2 P(U <= k-1).  k is the largest
+ * rank with P(U <= k-1) <= alpha/2, and 1 when even that is too much.
+ * Returns k, or -ENOMEM.
  */
-static int ci_rank(const double *x, size_t m, const double *y, size_t n,
-		   double conf, size_t *k, double *achieved, bool *exact)
+static long ci_rank(const double *x, size_t m, const double *y, size_t n, double conf,
+		    struct pp_shift *out)
 {
 	double half = (1.0 - conf) / 2, mn = (double)m * (double)n;
 	double *all = malloc((m + n) * sizeof(*all)), ties, mu, sd, *cdf;
-	size_t w;
+	size_t w, k;
 
 	if (!all)
 		return -ENOMEM;
@@ -137,33 +138,32 @@ static int ci_rank(const double *x, size_t m, const double *y, size_t n,
 	ties = tie_sum(all, m + n);
 	free(all);
 
-	*exact = m < EXACT_MAX && n < EXACT_MAX && ties == 0;
-	if (*exact) {
+	out->exact = m < EXACT_MAX && n < EXACT_MAX && ties == 0;
+	if (out->exact) {
 		cdf = mw_cdf(m < n ? m : n, m < n ? n : m);
 		if (!cdf)
 			return -ENOMEM;
 		for (w = 0; w < m * n && cdf[w] <= half * (1 + 1e-12); w++)
 			;
-		*k = w ? w : 1;
-		*achieved = 1.0 - 2.0 * cdf[*k - 1];
+		k = w ? w : 1;
+		out->achieved = 1.0 - 2.0 * cdf[k - 1];
 		free(cdf);
-		return 0;
+		return (long)k;
 	}
 	/* N(mn/2, sd) with the tie correction, and a continuity correction */
 	mu = mn / 2;
 	sd = sqrt(mn / 12.0 * ((double)(m + n) + 1.0 -
 			       ties / ((double)(m + n) * (double)(m + n - 1))));
 	if (!(sd > 0)) {	/* every value the same: every difference 0 */
-		*k = 1;
-		*achieved = 1.0;
-		return 0;
+		out->achieved = 1.0;
+		return 1;
 	}
 	w = (size_t)fmax(0.0, floor(mu - 0.5 - norm_upper(half) * sd) + 1.0);
-	*k = w ? w : 1;
-	if (*k > (m * n + 1) / 2)
-		*k = (m * n + 1) / 2;
-	*achieved = 1.0 - 2.0 * norm_cdf(((double)*k - 1.0 + 0.5 - mu) / sd);
-	return 0;
+	k = w ? w : 1;
+	if (k > (m * n + 1) / 2)
+		k = (m * n + 1) / 2;
+	out->achieved = 1.0 - 2.0 * norm_cdf(((double)k - 1.0 + 0.5 - mu) / sd);
+	return (long)k;
 }
 
 int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
@@ -171,7 +171,7 @@ int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
 {
 	size_t i, j, mn, k;
 	double *d;
-	int err;
+	long rank;
 
 	if (!m || !n || !(conf > 0 && conf < 1))
 		return -EINVAL;
@@ -185,14 +185,15 @@ int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
 		for (j = 0; j < n; j++)
 			d[i * n + j] = y[j] - x[i];
 	qsort(d, mn, sizeof(*d), cmp_double);
-	err = ci_rank(x, m, y, n, conf, &k, &out->achieved, &out->exact);
-	if (!err) {
+	rank = ci_rank(x, m, y, n, conf, out);
+	if (rank > 0) {
+		k = (size_t)rank;
 		out->est = mn & 1 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
 		out->lo = d[k - 1];
 		out->hi = d[mn - k];
 	}
 	free(d);
-	return err;
+	return rank < 0 ? (int)rank : 0;
 }
 
 /*
