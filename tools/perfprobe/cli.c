@@ -127,7 +127,10 @@ struct parse_state {
 	bool quick, full;
 };
 
-/* One global option; 0 or PP_EXIT_USAGE. */
+/*
+ * One global option; 0 or PP_EXIT_USAGE.  Long as the option table is:
+ * a flat switch, a case an option.
+ */
 static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c)
 {
 	uint64_t v;
