@@ -480,6 +480,49 @@ static int read_results(struct reader *rd, struct pp_run *run)
 }
 
 /*
+ * A member of the outer object: "results" into run, any other into
+ * rest.  0, or as read_document() returns.
+ */
+static int read_member(struct reader *rd, struct pp_run *run, json_t *rest, bool *have_results)
+{
+	json_t *key, *v;
+	const char *k;
+	int ret = 0;
+
+	skip_ws(rd);
+	if (rd->pos >= rd->len || rd->buf[rd->pos] != '"')
+		return syntax(rd, "a member name expected");
+	key = next_value(rd);
+	if (!key)
+		return -EINVAL;
+	k = json_string_value(key);
+	if (!punct(rd, ':')) {
+		ret = syntax(rd, "':' expected");
+		goto put_key;
+	}
+	if (json_object_get(rest, k) || (*have_results && !strcmp(k, "results"))) {
+		snprintf(rd->err, rd->errlen, "%s: not valid JSON (truncated?): line %d: duplicate object key",
+			 rd->path, line_at(rd, rd->pos));
+		ret = -EINVAL;
+		goto put_key;
+	}
+	if (!strcmp(k, "results")) {
+		*have_results = true;
+		ret = read_results(rd, run);
+		goto put_key;
+	}
+	v = next_value(rd);
+	if (!v) {
+		ret = -EINVAL;
+		goto put_key;
+	}
+	json_object_set_new(rest, k, v);
+put_key:
+	json_decref(key);
+	return ret;
+}
+
+/*
  * The outer object: every member but "results" into *rest, the results
  * into run.  0, DOC_NOT_OURS, DOC_NO_RESULTS when "results" is missing
  * or not an array, -ENOMEM with no message, else -errno with the
@@ -501,41 +544,9 @@ static int read_document(struct reader *rd, struct pp_run *run, json_t **rest)
 	}
 	if (!punct(rd, '}')) {
 		do {
-			json_t *key, *v;
-			const char *k;
-
-			skip_ws(rd);
-			if (rd->pos >= rd->len || rd->buf[rd->pos] != '"')
-				return syntax(rd, "a member name expected");
-			key = next_value(rd);
-			if (!key)
-				return -EINVAL;
-			k = json_string_value(key);
-			if (!punct(rd, ':')) {
-				json_decref(key);
-				return syntax(rd, "':' expected");
-			}
-			if (json_object_get(*rest, k) || (have_results && !strcmp(k, "results"))) {
-				snprintf(rd->err, rd->errlen, "%s: not valid JSON (truncated?): line %d: duplicate object key",
-					 rd->path, line_at(rd, rd->pos));
-				json_decref(key);
-				return -EINVAL;
-			}
-			if (!strcmp(k, "results")) {
-				json_decref(key);
-				have_results = true;
-				ret = read_results(rd, run);
-				if (ret)
-					return ret;
-				continue;
-			}
-			v = next_value(rd);
-			if (!v) {
-				json_decref(key);
-				return -EINVAL;
-			}
-			json_object_set_new(*rest, k, v);
-			json_decref(key);
+			ret = read_member(rd, run, *rest, &have_results);
+			if (ret)
+				return ret;
 		} while (punct(rd, ','));
 		if (!punct(rd, '}'))
 			return syntax(rd, "',' or '}' expected");
