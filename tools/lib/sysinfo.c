@@ -102,25 +102,30 @@ bool pp_thp_selected(const char *line, char *buf, size_t size)
 	return true;
 }
 
-/* Appends to buf[*off..size), silently truncating. */
-static void __printf(4, 5) append(char *buf, size_t size, size_t *off,
-				  const char *fmt, ...)
+/* A string appended to: buf[off..size) is the room left. */
+struct sbuf {
+	char *buf;
+	size_t size, off;
+};
+
+/* Appends to sb, silently truncating. */
+static void __printf(2, 3) append(struct sbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	if (*off >= size)
+	if (sb->off >= sb->size)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(buf + *off, size - *off, fmt, ap);
+	n = vsnprintf(sb->buf + sb->off, sb->size - sb->off, fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		*off = *off + (size_t)n < size ? *off + (size_t)n : size;
+		sb->off = sb->off + (size_t)n < sb->size ? sb->off + (size_t)n : sb->size;
 }
 
-/* The CPUs whose governor is gov, as ranges: "0-1,4". */
-static void append_cpus(char *buf, size_t size, size_t *off, const int *cpus,
-			const char *const *gov, size_t n, const char *which)
+/* The CPUs whose governor is which, as ranges: "0-1,4". */
+static void append_cpus(struct sbuf *sb, const int *cpus, const char *const *gov, size_t n,
+			const char *which)
 {
 	size_t i = 0, j;
 	bool first = true;
@@ -134,9 +139,9 @@ static void append_cpus(char *buf, size_t size, size_t *off, const int *cpus,
 		     cpus[j + 1] == cpus[j] + 1; j++)
 			;
 		if (j == i)
-			append(buf, size, off, "%s%d", first ? "" : ",", cpus[i]);
+			append(sb, "%s%d", first ? "" : ",", cpus[i]);
 		else
-			append(buf, size, off, "%s%d-%d", first ? "" : ",", cpus[i], cpus[j]);
+			append(sb, "%s%d-%d", first ? "" : ",", cpus[i], cpus[j]);
 		first = false;
 		i = j + 1;
 	}
@@ -145,9 +150,10 @@ static void append_cpus(char *buf, size_t size, size_t *off, const int *cpus,
 bool pp_governor_summary(const int *cpus, const char *const *gov, size_t n,
 			 char *buf, size_t size)
 {
+	struct sbuf sb = { buf, size, 0 };
 	const char *one = NULL;
-	size_t i, j, off = 0;
 	bool mixed = false;
+	size_t i, j;
 
 	for (i = 0; i < n; i++) {
 		if (!gov[i][0])
@@ -172,8 +178,8 @@ bool pp_governor_summary(const int *cpus, const char *const *gov, size_t n,
 			;
 		if (j < i)
 			continue;
-		append(buf, size, &off, "%s%s: ", off ? "; " : "", gov[i]);
-		append_cpus(buf, size, &off, cpus, gov, n, gov[i]);
+		append(&sb, "%s%s: ", sb.off ? "; " : "", gov[i]);
+		append_cpus(&sb, cpus, gov, n, gov[i]);
 	}
 	return true;
 }
