@@ -387,24 +387,29 @@ static void emul_detected(struct pp_emul *e, const struct pp_emul_in *in)
 		 "CPUID hypervisor bit without a hypervisor signature");
 }
 
-/*
- * A statement of NAME: $ENV, else NAME= on the kernel command line;
- * where it came from appended to who ("PERFPROBE_ACCEL=tcg").
- */
-static bool stated(const struct pp_emul_in *in, const char *env, const char *env_name,
-		   const char *name, char *buf, size_t size, char *who, size_t wsize)
-{
-	size_t off = strlen(who);
+/* Who can state a fact of the machine: $env (its value), else arg= on the kernel command line. */
+struct statement {
+	const char *value, *env, *arg;
+};
 
-	if (env && env[0]) {
-		pp_strlcpy(buf, env, size);
-		snprintf(who + off, wsize - off, "%s%s=%s (environment)", off ? ", " : "",
-			 env_name, buf);
+/*
+ * What st states, into buf; where it came from appended to e->stated
+ * ("PERFPROBE_ACCEL=tcg (environment)").  False: nobody stated it.
+ */
+static bool stated(const struct pp_emul_in *in, const struct statement *st, char *buf,
+		   size_t size, struct pp_emul *e)
+{
+	size_t off = strlen(e->stated), wsize = sizeof(e->stated);
+
+	if (st->value && st->value[0]) {
+		pp_strlcpy(buf, st->value, size);
+		snprintf(e->stated + off, wsize - off, "%s%s=%s (environment)", off ? ", " : "",
+			 st->env, buf);
 		return true;
 	}
-	if (in->cmdline && cmdline_value(in->cmdline, name, buf, size)) {
-		snprintf(who + off, wsize - off, "%s%s=%s (kernel command line)",
-			 off ? ", " : "", name, buf);
+	if (in->cmdline && cmdline_value(in->cmdline, st->arg, buf, size)) {
+		snprintf(e->stated + off, wsize - off, "%s%s=%s (kernel command line)",
+			 off ? ", " : "", st->arg, buf);
 		return true;
 	}
 	return false;
@@ -412,6 +417,8 @@ static bool stated(const struct pp_emul_in *in, const char *env, const char *env
 
 void pp_emul_decide(struct pp_emul *e, const struct pp_emul_in *in)
 {
+	const struct statement accel_st = { in->env_accel, "PERFPROBE_ACCEL", "perfprobe_accel" };
+	const struct statement clock_st = { in->env_clock, "PERFPROBE_CLOCK", "perfprobe_clock" };
 	char accel[sizeof(e->accel)] = "", clock[32] = "";
 	size_t i;
 
@@ -419,8 +426,7 @@ void pp_emul_decide(struct pp_emul *e, const struct pp_emul_in *in)
 	e->recorded = true;
 	emul_detected(e, in);
 	/* whoever started the machine knows: the environment, then the command line */
-	if (stated(in, in->env_accel, "PERFPROBE_ACCEL", "perfprobe_accel", accel,
-		   sizeof(accel), e->stated, sizeof(e->stated))) {
+	if (stated(in, &accel_st, accel, sizeof(accel), e)) {
 		pp_strlcpy(e->accel, accel, sizeof(e->accel));
 		e->emulated = -1;
 		for (i = 0; i < ARRAY_SIZE(accels); i++)
@@ -428,8 +434,7 @@ void pp_emul_decide(struct pp_emul *e, const struct pp_emul_in *in)
 				e->emulated = accels[i].emulated;
 	}
 	/* only who started QEMU knows -icount: time is wall time unless told */
-	if (stated(in, in->env_clock, "PERFPROBE_CLOCK", "perfprobe_clock", clock,
-		   sizeof(clock), e->stated, sizeof(e->stated)))
+	if (stated(in, &clock_st, clock, sizeof(clock), e))
 		e->virtual_clock = !strcmp(clock, "icount") || !strcmp(clock, "virtual");
 }
 
