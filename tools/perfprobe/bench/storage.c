@@ -157,22 +157,25 @@ static double resident_pct(int fd, size_t len)
 	long page = sysconf(_SC_PAGESIZE);
 	size_t npages = (len + (size_t)page - 1) / (size_t)page, i, in = 0;
 	unsigned char *vec;
+	double pct = -1;
 	void *map;
 
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return -1;
 	vec = malloc(npages);
-	if (!vec || mincore(map, len, vec)) {
-		free(vec);
-		munmap(map, len);
-		return -1;
-	}
+	if (!vec)
+		goto unmap;
+	if (mincore(map, len, vec))
+		goto free_vec;
 	for (i = 0; i < npages; i++)
 		in += vec[i] & 1;
+	pct = 100.0 * (double)in / (double)npages;
+free_vec:
 	free(vec);
+unmap:
 	munmap(map, len);
-	return 100.0 * (double)in / (double)npages;
+	return pct;
 }
 
 static int drop_caches(void)
