@@ -155,8 +155,10 @@ static int stream(struct pp_ctx *ctx, struct bw_state *s, pid_t pid, const char 
 	}
 	while (!ret && pp_now_ns() < end)
 		ret = do_bw_tcp(1, s);
-	if (!ret)
-		ret = pp_sample_placed(ctx, do_bw_tcp, s, NULL, smp, &pid, 1, pl);
+	if (!ret) {
+		pp_place_init(pl, &pid, 1);
+		ret = pp_sample_placed(ctx, do_bw_tcp, s, NULL, smp, pl);
+	}
 	if (ret) {
 		ret = pp_sample_err(ctx, key, ret);
 		goto out;

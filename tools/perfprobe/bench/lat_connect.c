@@ -85,7 +85,8 @@ static int measure(struct pp_ctx *ctx, struct sockaddr_in *sin, pid_t pid)
 	to.max_iters = CONNECT_BUDGET / (ctx->opts.samples + 4);
 	if (to.max_iters < CONNECT_MIN_ITERS)
 		to.max_iters = CONNECT_MIN_ITERS;
-	ret = pp_sample_placed(ctx, do_connect, sin, &to, s, &pid, 1, pl);
+	pp_place_init(pl, &pid, 1);
+	ret = pp_sample_placed(ctx, do_connect, sin, &to, s, pl);
 	if (ret == -EADDRNOTAVAIL)
 		ret = pp_fail(ctx, "connect: no local port left (TIME_WAIT); retry in a minute");
 	else if (ret == -EDOM)

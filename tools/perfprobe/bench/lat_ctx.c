@@ -275,9 +275,10 @@ static int measure_ring(struct pp_ctx *ctx, void *arg, unsigned int attempt,
 		ret = ring_open(r, j->procs, j->bytes);
 	if (!ret)
 		ret = ring_start(r);
-	if (!ret)
-		ret = pp_sample_placed(ctx, do_ring, r, NULL, s, r->pids + 1, j->procs - 1,
-				       j->pl);
+	if (!ret) {
+		pp_place_init(j->pl, r->pids + 1, j->procs - 1);
+		ret = pp_sample_placed(ctx, do_ring, r, NULL, s, j->pl);
+	}
 	ring_close(r);
 	*overhead_ns = *j->ovh * j->procs;
 	return ret;

@@ -164,12 +164,10 @@ void pp_place_note(struct pp_ctx *ctx, const char *key, const struct pp_placemen
 
 int pp_sample_placed(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 		     const struct pp_timing_opts *to, struct pp_sampling *s,
-		     const pid_t *peers, unsigned int npeers,
 		     struct pp_placement *pl)
 {
 	int ret;
 
-	pp_place_init(pl, peers, npeers);
 	pp_place_before(pl);
 	ret = pp_sample(ctx, fn, arg, to, s);
 	pp_place_after(pl);
@@ -187,7 +185,8 @@ int pp_latency_placed(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
 		ret = pp_fail(ctx, "%s: out of memory", key);
 		goto out;
 	}
-	ret = pp_sample_placed(ctx, fn, arg, NULL, s, peers, npeers, pl);
+	pp_place_init(pl, peers, npeers);
+	ret = pp_sample_placed(ctx, fn, arg, NULL, s, pl);
 	if (ret) {
 		ret = pp_sample_err(ctx, key, ret);
 		goto out;
@@ -385,7 +384,8 @@ int pp_stream_bw(struct pp_ctx *ctx, const struct pp_stream_bw *b)
 	ctl[0] = -1;
 	close(b->wfd);
 	st.ctl = ctl[1];
-	ret = pp_sample_placed(ctx, do_stream_read, &st, NULL, s, &pid, 1, pl);
+	pp_place_init(pl, &pid, 1);
+	ret = pp_sample_placed(ctx, do_stream_read, &st, NULL, s, pl);
 	if (ret) {
 		ret = pp_sample_err(ctx, b->key, ret);
 		goto out;

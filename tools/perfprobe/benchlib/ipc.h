@@ -57,12 +57,11 @@ void pp_place_after(struct pp_placement *pl);
 void pp_place_note(struct pp_ctx *ctx, const char *key, const struct pp_placement *pl);
 
 /*
- * pp_sample() with the placement of perfprobe and its helpers (npeers <
- * PP_PLACE_MAX) recorded around it.
+ * pp_sample() with the placement of perfprobe and its helpers recorded
+ * around it in pl, made by pp_place_init() (npeers < PP_PLACE_MAX).
  */
 int pp_sample_placed(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 		     const struct pp_timing_opts *to, struct pp_sampling *s,
-		     const pid_t *peers, unsigned int npeers,
 		     struct pp_placement *pl);
 
 /* Sample, report in us per operation, note the placement. */
