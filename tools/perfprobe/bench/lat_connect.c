@@ -106,16 +106,15 @@ out:
 
 static int lat_connect_run(struct pp_ctx *ctx)
 {
-	struct sockaddr_in sin;
-	int lsock, ret;
-	pid_t pid;
+	struct pp_tcp_helper h;
+	int ret;
 
-	ret = pp_tcp_helper_server(ctx, NULL, CONNECT_BACKLOG, server, &lsock, &pid, &sin);
+	ret = pp_tcp_helper_server(ctx, NULL, CONNECT_BACKLOG, server, &h);
 	if (ret)
 		return ret;
-	ret = measure(ctx, &sin, pid);
-	pp_child_stop(pid);
-	close(lsock);
+	ret = measure(ctx, &h.sin, h.pid);
+	pp_child_stop(h.pid);
+	close(h.lsock);
 	return ret;
 }
 

@@ -245,29 +245,28 @@ int pp_loopback_socket(int type, struct sockaddr_in *sin)
 }
 
 int pp_tcp_helper_server(struct pp_ctx *ctx, const char *key, int backlog,
-			 void (*serve)(int lsock), int *lsock, pid_t *pid,
-			 struct sockaddr_in *sin)
+			 void (*serve)(int lsock), struct pp_tcp_helper *h)
 {
 	int ret;
 
-	*lsock = pp_loopback_socket(SOCK_STREAM, sin);
-	if (*lsock < 0)
+	h->lsock = pp_loopback_socket(SOCK_STREAM, &h->sin);
+	if (h->lsock < 0)
 		return pp_skip(ctx, key, "TCP on 127.0.0.1: %s (is 'lo' up?)",
-			       strerror(-*lsock));
-	if (listen(*lsock, backlog)) {
+			       strerror(-h->lsock));
+	if (listen(h->lsock, backlog)) {
 		ret = pp_fail(ctx, "listen: %s", strerror(errno));
 		goto err;
 	}
-	*pid = pp_child_fork();
-	if (*pid < 0) {
+	h->pid = pp_child_fork();
+	if (h->pid < 0) {
 		ret = pp_fail(ctx, "fork: %s", strerror(errno));
 		goto err;
 	}
-	if (*pid == 0)
-		serve(*lsock);
+	if (h->pid == 0)
+		serve(h->lsock);
 	return 0;
 err:
-	close(*lsock);
+	close(h->lsock);
 	return ret;
 }
 
