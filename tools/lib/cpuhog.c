@@ -58,14 +58,13 @@ static struct pp_hogs *scan(void)
 	struct pp_hogs *s = calloc(1, sizeof(*s));
 	size_t cap = 0;
 	struct dirent *de;
-	DIR *d = opendir("/proc");
+	DIR *d;
 
-	if (!s || !d) {
-		free(s);
-		if (d)
-			closedir(d);
+	if (!s)
 		return NULL;
-	}
+	d = opendir("/proc");
+	if (!d)
+		goto free_s;
 	while ((de = readdir(d))) {
 		int pid = atoi(de->d_name);
 
@@ -83,6 +82,10 @@ static struct pp_hogs *scan(void)
 	}
 	closedir(d);
 	return s;
+
+free_s:
+	free(s);
+	return NULL;
 }
 
 struct pp_hogs *pp_hogs_snap(void)
