@@ -78,14 +78,13 @@ static void __attribute__((noreturn)) child_run(int go, int err, char **argv)
 
 static int child_fork(struct child *ch, char **argv)
 {
-	int go[2], err[2];
+	int go[2], err[2], ret;
 
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
 	if (pipe2(err, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return -errno;
+		ret = -errno;
+		goto close_go;
 	}
 	fflush(NULL);
 	ch->pid = fork();
@@ -94,18 +93,23 @@ static int child_fork(struct child *ch, char **argv)
 		close(err[0]);
 		child_run(go[0], err[1], argv);
 	}
+	if (ch->pid < 0) {
+		ret = -errno;
+		goto close_err;
+	}
 	close(go[0]);
 	close(err[1]);
-	if (ch->pid < 0) {
-		int ret = -errno;
-
-		close(go[1]);
-		close(err[0]);
-		return ret;
-	}
 	ch->go = go[1];
 	ch->exec_err = err[0];
 	return 0;
+
+close_err:
+	close(err[0]);
+	close(err[1]);
+close_go:
+	close(go[0]);
+	close(go[1]);
+	return ret;
 }
 
 /* Start (go) or abandon (!go) the child, then wait for it. */
