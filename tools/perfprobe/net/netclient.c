@@ -62,16 +62,15 @@ static int peer_local(struct pp_net_peer *p, int af, char *why, size_t whylen)
 	p->len = sizeof(p->ss);
 	getsockname(lfd, (struct sockaddr *)&p->ss, &p->len);
 	p->pid = pp_child_fork();
+	if (p->pid == 0)
+		_exit(pp_netserver_loop(&lfd, 1, &o) ? 1 : 0);
+	err = 0;
 	if (p->pid < 0) {
 		err = -errno;
 		snprintf(why, whylen, "fork: %s", strerror(errno));
-		close(lfd);
-		return err;
 	}
-	if (p->pid == 0)
-		_exit(pp_netserver_loop(&lfd, 1, &o) ? 1 : 0);
-	close(lfd);
-	return 0;
+	close(lfd);	/* the server's now, or nobody's */
+	return err;
 }
 
 int pp_net_peer_get(struct pp_net_peer *p, int af, char *why, size_t whylen)
