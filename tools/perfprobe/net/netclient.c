@@ -654,11 +654,10 @@ int pp_net_run(const struct pp_net_peer *p, const struct pp_net_req *req, struct
 	o->cpu_first = sched_getcpu();
 	c.bufsize = pp_net_type_udp(req->type) ? per * BURST_MAX : per > RECV_BUF ? per : RECV_BUF;
 	c.buf = calloc(1, c.bufsize);
-	ret = pp_net_meter_init(&c.m, req->intervals, req->duration_ms * 1000000ull);
-	if (!c.buf || ret) {
-		free(c.buf);
+	if (!c.buf || pp_net_meter_init(&c.m, req->intervals, req->duration_ms * 1000000ull)) {
 		snprintf(o->err, sizeof(o->err), "out of memory");
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto free_buf;
 	}
 	o->iv_ns = c.m.iv_ns;
 	ret = handshake_busy(&c);
@@ -672,6 +671,7 @@ int pp_net_run(const struct pp_net_peer *p, const struct pp_net_req *req, struct
 	if (c.ctl >= 0)
 		close(c.ctl);
 	pp_net_meter_free(&c.m);
+free_buf:
 	free(c.buf);
 	return ret;
 }
