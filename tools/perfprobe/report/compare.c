@@ -647,8 +647,8 @@ int pp_cmp_pool(const struct pp_run *base, size_t nbase,
 	qsort(e, n, sizeof(*e), cmp_entry);
 	sp = calloc(n, sizeof(*sp));
 	if (!sp) {
-		free(e);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto free_e;
 	}
 	for (i = 0; i < n && !err; i = j) {
 		for (j = i + 1; j < n && !strcmp(e[j].r->key, e[i].r->key); j++)
@@ -656,7 +656,6 @@ int pp_cmp_pool(const struct pp_run *base, size_t nbase,
 		err = pool_group(&sp[ng].p, e + i, j - i, &sp[ng].first);
 		ng++;
 	}
-	free(e);
 	if (!err) {
 		qsort(sp, ng, sizeof(*sp), cmp_seq_pool);
 		*out = calloc(ng, sizeof(**out));
@@ -672,6 +671,8 @@ int pp_cmp_pool(const struct pp_run *base, size_t nbase,
 	free(sp);
 	if (!err)
 		*nout = ng;
+free_e:
+	free(e);
 	return err;
 }
 
