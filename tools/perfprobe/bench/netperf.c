@@ -550,12 +550,11 @@ static int netperf_run(struct pp_ctx *ctx)
 	struct pp_net_out *o = calloc(2, sizeof(*o)), *o2 = calloc(2, sizeof(*o2));
 	unsigned int i;
 	struct sigaction old;
-	int r4 = -1, r6 = -1;
+	int r4 = -1, r6 = -1, ret;
 
 	if (!o || !o2) {
-		free(o);
-		free(o2);
-		return pp_fail(ctx, "out of memory");
+		ret = pp_fail(ctx, "out of memory");
+		goto free_outs;
 	}
 	pp_sigpipe_ignore(&old);
 	r4 = one_family(ctx, AF_INET, o, o2);
@@ -565,11 +564,11 @@ static int netperf_run(struct pp_ctx *ctx)
 		pp_net_out_free(&o[i]);
 		pp_net_out_free(&o2[i]);
 	}
+	ret = r4 < 0 || r6 < 0 ? -1 : r4 || r6;
+free_outs:
 	free(o);
 	free(o2);
-	if (r4 < 0 || r6 < 0)
-		return -1;
-	return r4 || r6;
+	return ret;
 }
 
 /* Beyond lmbench: tables of netperf's figures, in its Mbit/s. */
