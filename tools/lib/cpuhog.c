@@ -107,10 +107,8 @@ void pp_hogs_since(struct pp_hogs *snap, char *buf, size_t size)
 	size_t i, j, k, len = 0;
 	struct pp_hogs *now;
 
-	if (!buf || !size) {
-		hogs_free(snap);
-		return;
-	}
+	if (!buf || !size)
+		goto free_snap;
 	buf[0] = '\0';
 	now = snap ? scan() : NULL;
 	for (i = 0; now && i < now->n; i++) {
@@ -140,6 +138,7 @@ void pp_hogs_since(struct pp_hogs *snap, char *buf, size_t size)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s (pid %d) %.2f s",
 					k ? ", " : "", top[k].comm, top[k].pid,
 					(double)top[k].ticks / (tick > 0 ? tick : 100));
-	hogs_free(snap);
 	hogs_free(now);
+free_snap:
+	hogs_free(snap);
 }
