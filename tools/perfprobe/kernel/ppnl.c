@@ -513,12 +513,10 @@ static int wait_answer(struct ppnl *s, const struct answer *a)
 		if (n == 0)
 			continue;
 		n = nl_recv(s->sk, &nla, &buf, NULL);
-		if (n < 0) {
-			free(buf);
-			return local_error(r, PPNL_E_LOCAL, "netlink", nl_geterror(n));
-		}
-		done = read_answer(s, a, (struct nlmsghdr *)buf, n);
+		done = n >= 0 && read_answer(s, a, (struct nlmsghdr *)buf, n);
 		free(buf);
+		if (n < 0)
+			return local_error(r, PPNL_E_LOCAL, "netlink", nl_geterror(n));
 		if (done)
 			return r->err;
 	}
