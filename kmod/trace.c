@@ -121,19 +121,10 @@ unregister_syscall:
 	return err;
 }
 
-int pp_trace_start(u32 tgid, u32 features, u32 portid,
-		   struct netlink_ext_ack *extack)
+/* A reference to thread group tgid's pid, or NULL when there is none. */
+static struct pid *pp_trace_get_pid(u32 tgid)
 {
-	struct pp_trace_data *d;
 	struct pid *pid;
-	int err;
-
-	mutex_lock(&pp_trace.lock);
-	if (pp_trace.active) {
-		NL_SET_ERR_MSG(extack, "a trace is already active");
-		err = -EBUSY;
-		goto unlock;
-	}
 
 	rcu_read_lock();
 	pid = find_vpid(tgid);
@@ -142,19 +133,14 @@ int pp_trace_start(u32 tgid, u32 features, u32 portid,
 	else
 		pid = NULL;
 	rcu_read_unlock();
-	if (!pid) {
-		NL_SET_ERR_MSG(extack, "no thread group with that tgid");
-		err = -ESRCH;
-		goto unlock;
-	}
+	return pid;
+}
 
-	d = pp_trace_data_alloc();
-	if (!d) {
-		NL_SET_ERR_MSG(extack, "cannot allocate trace buffers");
-		err = -ENOMEM;
-		goto put_pid;
-	}
-
+/* The new trace's data and settings, then its pid, which enables the handlers. */
+static void pp_trace_publish(struct pp_trace_data *d, struct pid *pid, u32 tgid,
+			     u32 features, u32 portid)
+{
+	lockdep_assert_held(&pp_trace.lock);
 	/* No probe is armed: nobody can look at the old data any more. */
 	pp_trace_data_free(pp_trace.data);
 	WRITE_ONCE(pp_trace.data, d);
@@ -170,7 +156,37 @@ int pp_trace_start(u32 tgid, u32 features, u32 portid,
 	 * smp_load_acquire() in pp_trace_current().
 	 */
 	smp_store_release(&pp_trace.pid, pid);
+}
 
+int pp_trace_start(u32 tgid, u32 features, u32 portid,
+		   struct netlink_ext_ack *extack)
+{
+	struct pp_trace_data *d;
+	struct pid *pid;
+	int err;
+
+	mutex_lock(&pp_trace.lock);
+	if (pp_trace.active) {
+		NL_SET_ERR_MSG(extack, "a trace is already active");
+		err = -EBUSY;
+		goto unlock;
+	}
+
+	pid = pp_trace_get_pid(tgid);
+	if (!pid) {
+		NL_SET_ERR_MSG(extack, "no thread group with that tgid");
+		err = -ESRCH;
+		goto unlock;
+	}
+
+	d = pp_trace_data_alloc();
+	if (!d) {
+		NL_SET_ERR_MSG(extack, "cannot allocate trace buffers");
+		err = -ENOMEM;
+		goto put_pid;
+	}
+
+	pp_trace_publish(d, pid, tgid, features, portid);
 	err = pp_trace_arm(features, extack);
 	if (err)
 		goto unpublish_pid;

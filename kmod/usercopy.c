@@ -94,16 +94,9 @@ static unsigned long pp_copy_once(const struct pp_copy_req *req, void *kbuf,
 	}
 }
 
-int pp_copy_run(struct pp_copy_req *req, struct netlink_ext_ack *extack)
+/* The request within its bounds (the policy already bounded size, offset and iterations). */
+static int pp_copy_check(const struct pp_copy_req *req, struct netlink_ext_ack *extack)
 {
-	void __user *ubuf;
-	u64 start, now, len;
-	unsigned long left;
-	void *kbuf;
-	int err = 0;
-	u32 i;
-
-	/* The policy already bounded size, offset and iterations. */
 	if (req->dir > PERFPROBE_COPY_DIR_MAX || !req->size ||
 	    req->size > PERFPROBE_COPY_MAX_SIZE ||
 	    req->offset > PERFPROBE_COPY_MAX_OFFSET || !req->iterations ||
@@ -123,12 +116,54 @@ int pp_copy_run(struct pp_copy_req *req, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack, "invalid user address");
 		return -EFAULT;
 	}
-	ubuf = u64_to_user_ptr(req->addr);
 	if (req->buflen != (unsigned long)req->buflen ||
-	    !access_ok(ubuf, req->buflen)) {
+	    !access_ok(u64_to_user_ptr(req->addr), req->buflen)) {
 		NL_SET_ERR_MSG(extack, "buffer is not a user address range");
 		return -EFAULT;
 	}
+	return 0;
+}
+
+/* The copies, timed: req->iterations of them, or as many as fit the time cap. */
+static int pp_copy_loop(struct pp_copy_req *req, void *kbuf, void __user *ubuf,
+			struct netlink_ext_ack *extack)
+{
+	u64 start, now;
+	u32 i;
+
+	req->done = 0;
+	start = ktime_get_ns();
+	now = start;
+	for (i = 0; i < req->iterations; i++) {
+		if (pp_copy_once(req, kbuf, ubuf)) {
+			NL_SET_ERR_MSG(extack, "user buffer faulted during the copy");
+			return -EFAULT;
+		}
+		req->done++;
+		now = ktime_get_ns();
+		if (now - start >= PERFPROBE_COPY_MAX_DURATION_NS)
+			break;
+		if (fatal_signal_pending(current)) {
+			NL_SET_ERR_MSG(extack, "interrupted by a fatal signal");
+			return -EINTR;
+		}
+		cond_resched();
+	}
+	req->total_ns = now - start;
+	return 0;
+}
+
+int pp_copy_run(struct pp_copy_req *req, struct netlink_ext_ack *extack)
+{
+	void __user *ubuf;
+	void *kbuf;
+	u64 len;
+	int err;
+
+	err = pp_copy_check(req, extack);
+	if (err)
+		return err;
+	ubuf = u64_to_user_ptr(req->addr);
 	ubuf += req->offset;
 
 	len = req->offset + req->size;
@@ -146,33 +181,10 @@ int pp_copy_run(struct pp_copy_req *req, struct netlink_ext_ack *extack)
 	if (req->dir == PERFPROBE_COPY_TO_USER)
 		pp_fill_pattern(kbuf + req->offset, req->size);
 
-	req->done = 0;
-	start = ktime_get_ns();
-	now = start;
-	for (i = 0; i < req->iterations; i++) {
-		left = pp_copy_once(req, kbuf + req->offset, ubuf);
-		if (left) {
-			NL_SET_ERR_MSG(extack, "user buffer faulted during the copy");
-			err = -EFAULT;
-			goto free_kbuf;
-		}
-		req->done++;
-		now = ktime_get_ns();
-		if (now - start >= PERFPROBE_COPY_MAX_DURATION_NS)
-			break;
-		if (fatal_signal_pending(current)) {
-			NL_SET_ERR_MSG(extack, "interrupted by a fatal signal");
-			err = -EINTR;
-			goto free_kbuf;
-		}
-		cond_resched();
-	}
-	req->total_ns = now - start;
-
-	if (req->dir == PERFPROBE_COPY_FROM_USER)
+	err = pp_copy_loop(req, kbuf + req->offset, ubuf, extack);
+	if (!err && req->dir == PERFPROBE_COPY_FROM_USER)
 		req->checksum = pp_fnv1a64(kbuf + req->offset, req->size);
 
-free_kbuf:
 	kvfree(kbuf);
 unreserve:
 	pp_copy_unreserve(len);

@@ -58,14 +58,13 @@ static struct pp_hogs *scan(void)
 	struct pp_hogs *s = calloc(1, sizeof(*s));
 	size_t cap = 0;
 	struct dirent *de;
-	DIR *d = opendir("/proc");
+	DIR *d;
 
-	if (!s || !d) {
-		free(s);
-		if (d)
-			closedir(d);
+	if (!s)
 		return NULL;
-	}
+	d = opendir("/proc");
+	if (!d)
+		goto free_s;
 	while ((de = readdir(d))) {
 		int pid = atoi(de->d_name);
 
@@ -83,6 +82,10 @@ static struct pp_hogs *scan(void)
 	}
 	closedir(d);
 	return s;
+
+free_s:
+	free(s);
+	return NULL;
 }
 
 struct pp_hogs *pp_hogs_snap(void)
@@ -104,10 +107,8 @@ void pp_hogs_since(struct pp_hogs *snap, char *buf, size_t size)
 	size_t i, j, k, len = 0;
 	struct pp_hogs *now;
 
-	if (!buf || !size) {
-		hogs_free(snap);
-		return;
-	}
+	if (!buf || !size)
+		goto free_snap;
 	buf[0] = '\0';
 	now = snap ? scan() : NULL;
 	for (i = 0; now && i < now->n; i++) {
@@ -137,6 +138,7 @@ void pp_hogs_since(struct pp_hogs *snap, char *buf, size_t size)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s (pid %d) %.2f s",
 					k ? ", " : "", top[k].comm, top[k].pid,
 					(double)top[k].ticks / (tick > 0 ? tick : 100));
-	hogs_free(snap);
 	hogs_free(now);
+free_snap:
+	hogs_free(snap);
 }

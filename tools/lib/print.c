@@ -96,41 +96,38 @@ static void put(const char *key, json_t *v)
 		set_err(-ENOMEM);
 		return;
 	}
-	if (!pr.depth) {
-		json_decref(v);
-		set_err(-EINVAL);
-		return;
-	}
+	if (!pr.depth)
+		goto put_v;
 	top = pr.stack[pr.depth - 1];
 	if (json_is_array(top)) {
 		if (json_array_append_new(top, v))
 			set_err(-ENOMEM);
 		return;
 	}
-	if (!key || json_object_get(top, key)) {
-		json_decref(v);
-		set_err(-EINVAL);
-		return;
-	}
+	if (!key || json_object_get(top, key))
+		goto put_v;
 	if (json_object_set_new(top, key, v))
 		set_err(-ENOMEM);
+	return;
+
+put_v:		/* nowhere to put it */
+	json_decref(v);
+	set_err(-EINVAL);
 }
 
 static void open_container(const char *key, json_t *c)
 {
-	if (!pr.json) {
-		json_decref(c);
-		return;
-	}
+	if (!pr.json)
+		goto put_c;
 	if (c && pr.depth > PP_PRINT_DEPTH) {
-		json_decref(c);
 		set_err(-EINVAL);
-		return;
+		goto put_c;
 	}
 	put(key, json_incref(c));
 	if (c && !pr.err)
 		pr.stack[pr.depth++] = c;
-	json_decref(c);		/* the parent holds it now */
+put_c:
+	json_decref(c);		/* the parent holds it now, if anything does */
 }
 
 static void close_container(bool array)

@@ -205,19 +205,12 @@ static int load_rounds(struct pp_result *r, json_t *a, char *why, size_t len)
 	return 0;
 }
 
-static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
+/* A result's key, unit, direction, kind and value, checked: 0, or -1 with why said. */
+static int check_result(json_t *o, enum pp_kind *k, char *why, size_t len)
 {
 	const char *key = jstr(o, "key"), *unit = jstr(o, "unit");
 	const char *dir = jstr(o, "direction"), *kind = jstr(o, "kind");
-	enum pp_kind k = PP_KIND_MEASURED;
-	json_t *samples = json_object_get(o, "samples");
-	json_t *cpu = json_object_get(o, "cpu");
-	struct pp_result *r;
-	double *v;
-	size_t i, n;
-
 	json_t *value = json_object_get(o, "value");
-	json_t *stats_n = json_object_get(json_object_get(o, "stats"), "n");
 
 	if (!key || !pp_key_valid(key) || !unit || !dir) {
 		snprintf(why, len, "a result has no valid key, unit or direction");
@@ -228,7 +221,7 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 			 key, dir);
 		return -1;
 	}
-	if (kind && pp_kind_parse(kind, &k)) {
+	if (kind && pp_kind_parse(kind, k)) {
 		snprintf(why, len, "result %s: field kind: '%s' is none of measured, derived, fact",
 			 key, kind);
 		return -1;
@@ -237,37 +230,70 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 		snprintf(why, len, "result %s: field value: not a number", key);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * A result's samples, each a number >= 0, as many as its stats.n says:
+ * an array of *n (malloc'ed), or NULL with why said (why untouched: out
+ * of memory).
+ */
+static double *load_samples(json_t *o, const char *key, size_t *n, char *why, size_t len)
+{
+	json_t *samples = json_object_get(o, "samples");
+	json_t *stats_n = json_object_get(json_object_get(o, "stats"), "n");
+	double *v;
+	size_t i;
+
 	if (!json_is_array(samples) || !json_array_size(samples)) {
 		snprintf(why, len, "result %s has no samples", key);
-		return -1;
+		return NULL;
 	}
-	n = json_array_size(samples);
-	v = malloc(n * sizeof(*v));
+	*n = json_array_size(samples);
+	v = malloc(*n * sizeof(*v));
 	if (!v)
-		return -1;
-	for (i = 0; i < n; i++) {
+		return NULL;
+	for (i = 0; i < *n; i++) {
 		json_t *e = json_array_get(samples, i);
 
 		if (!json_is_number(e)) {
 			snprintf(why, len, "result %s: field samples[%zu]: not a number", key, i);
-			free(v);
-			return -1;
+			goto free_v;
 		}
 		v[i] = json_number_value(e);
 		if (!isfinite(v[i]) || v[i] < 0) {
 			snprintf(why, len, "result %s: field samples[%zu]: %g is negative or not finite",
 				 key, i, v[i]);
-			free(v);
-			return -1;
+			goto free_v;
 		}
 	}
 	if (stats_n && (!json_is_integer(stats_n) ||
-			json_integer_value(stats_n) != (json_int_t)n)) {
+			json_integer_value(stats_n) != (json_int_t)*n)) {
 		snprintf(why, len, "result %s: field stats.n: does not match the %zu samples",
-			 key, n);
-		free(v);
-		return -1;
+			 key, *n);
+		goto free_v;
 	}
+	return v;
+
+free_v:
+	free(v);
+	return NULL;
+}
+
+static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
+{
+	const char *key = jstr(o, "key"), *unit = jstr(o, "unit"), *dir = jstr(o, "direction");
+	enum pp_kind k = PP_KIND_MEASURED;
+	json_t *cpu = json_object_get(o, "cpu");
+	struct pp_result *r;
+	double *v;
+	size_t n;
+
+	if (check_result(o, &k, why, len))
+		return -1;
+	v = load_samples(o, key, &n, why, len);
+	if (!v)
+		return -1;
 	r = pp_run_append(run, key, unit, strcmp(dir, "higher") ? PP_LOWER_IS_BETTER :
 			  PP_HIGHER_IS_BETTER, v, n);
 	free(v);
@@ -454,6 +480,49 @@ static int read_results(struct reader *rd, struct pp_run *run)
 }
 
 /*
+ * A member of the outer object: "results" into run, any other into
+ * rest.  0, or as read_document() returns.
+ */
+static int read_member(struct reader *rd, struct pp_run *run, json_t *rest, bool *have_results)
+{
+	json_t *key, *v;
+	const char *k;
+	int ret = 0;
+
+	skip_ws(rd);
+	if (rd->pos >= rd->len || rd->buf[rd->pos] != '"')
+		return syntax(rd, "a member name expected");
+	key = next_value(rd);
+	if (!key)
+		return -EINVAL;
+	k = json_string_value(key);
+	if (!punct(rd, ':')) {
+		ret = syntax(rd, "':' expected");
+		goto put_key;
+	}
+	if (json_object_get(rest, k) || (*have_results && !strcmp(k, "results"))) {
+		snprintf(rd->err, rd->errlen, "%s: not valid JSON (truncated?): line %d: duplicate object key",
+			 rd->path, line_at(rd, rd->pos));
+		ret = -EINVAL;
+		goto put_key;
+	}
+	if (!strcmp(k, "results")) {
+		*have_results = true;
+		ret = read_results(rd, run);
+		goto put_key;
+	}
+	v = next_value(rd);
+	if (!v) {
+		ret = -EINVAL;
+		goto put_key;
+	}
+	json_object_set_new(rest, k, v);
+put_key:
+	json_decref(key);
+	return ret;
+}
+
+/*
  * The outer object: every member but "results" into *rest, the results
  * into run.  0, DOC_NOT_OURS, DOC_NO_RESULTS when "results" is missing
  * or not an array, -ENOMEM with no message, else -errno with the
@@ -475,41 +544,9 @@ static int read_document(struct reader *rd, struct pp_run *run, json_t **rest)
 	}
 	if (!punct(rd, '}')) {
 		do {
-			json_t *key, *v;
-			const char *k;
-
-			skip_ws(rd);
-			if (rd->pos >= rd->len || rd->buf[rd->pos] != '"')
-				return syntax(rd, "a member name expected");
-			key = next_value(rd);
-			if (!key)
-				return -EINVAL;
-			k = json_string_value(key);
-			if (!punct(rd, ':')) {
-				json_decref(key);
-				return syntax(rd, "':' expected");
-			}
-			if (json_object_get(*rest, k) || (have_results && !strcmp(k, "results"))) {
-				snprintf(rd->err, rd->errlen, "%s: not valid JSON (truncated?): line %d: duplicate object key",
-					 rd->path, line_at(rd, rd->pos));
-				json_decref(key);
-				return -EINVAL;
-			}
-			if (!strcmp(k, "results")) {
-				json_decref(key);
-				have_results = true;
-				ret = read_results(rd, run);
-				if (ret)
-					return ret;
-				continue;
-			}
-			v = next_value(rd);
-			if (!v) {
-				json_decref(key);
-				return -EINVAL;
-			}
-			json_object_set_new(*rest, k, v);
-			json_decref(key);
+			ret = read_member(rd, run, *rest, &have_results);
+			if (ret)
+				return ret;
 		} while (punct(rd, ','));
 		if (!punct(rd, '}'))
 			return syntax(rd, "',' or '}' expected");

@@ -102,25 +102,30 @@ bool pp_thp_selected(const char *line, char *buf, size_t size)
 	return true;
 }
 
-/* Appends to buf[*off..size), silently truncating. */
-static void __printf(4, 5) append(char *buf, size_t size, size_t *off,
-				  const char *fmt, ...)
+/* A string appended to: buf[off..size) is the room left. */
+struct sbuf {
+	char *buf;
+	size_t size, off;
+};
+
+/* Appends to sb, silently truncating. */
+static void __printf(2, 3) append(struct sbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	if (*off >= size)
+	if (sb->off >= sb->size)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(buf + *off, size - *off, fmt, ap);
+	n = vsnprintf(sb->buf + sb->off, sb->size - sb->off, fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		*off = *off + (size_t)n < size ? *off + (size_t)n : size;
+		sb->off = sb->off + (size_t)n < sb->size ? sb->off + (size_t)n : sb->size;
 }
 
-/* The CPUs whose governor is gov, as ranges: "0-1,4". */
-static void append_cpus(char *buf, size_t size, size_t *off, const int *cpus,
-			const char *const *gov, size_t n, const char *which)
+/* The CPUs whose governor is which, as ranges: "0-1,4". */
+static void append_cpus(struct sbuf *sb, const int *cpus, const char *const *gov, size_t n,
+			const char *which)
 {
 	size_t i = 0, j;
 	bool first = true;
@@ -134,9 +139,9 @@ static void append_cpus(char *buf, size_t size, size_t *off, const int *cpus,
 		     cpus[j + 1] == cpus[j] + 1; j++)
 			;
 		if (j == i)
-			append(buf, size, off, "%s%d", first ? "" : ",", cpus[i]);
+			append(sb, "%s%d", first ? "" : ",", cpus[i]);
 		else
-			append(buf, size, off, "%s%d-%d", first ? "" : ",", cpus[i], cpus[j]);
+			append(sb, "%s%d-%d", first ? "" : ",", cpus[i], cpus[j]);
 		first = false;
 		i = j + 1;
 	}
@@ -145,9 +150,10 @@ static void append_cpus(char *buf, size_t size, size_t *off, const int *cpus,
 bool pp_governor_summary(const int *cpus, const char *const *gov, size_t n,
 			 char *buf, size_t size)
 {
+	struct sbuf sb = { buf, size, 0 };
 	const char *one = NULL;
-	size_t i, j, off = 0;
 	bool mixed = false;
+	size_t i, j;
 
 	for (i = 0; i < n; i++) {
 		if (!gov[i][0])
@@ -172,8 +178,8 @@ bool pp_governor_summary(const int *cpus, const char *const *gov, size_t n,
 			;
 		if (j < i)
 			continue;
-		append(buf, size, &off, "%s%s: ", off ? "; " : "", gov[i]);
-		append_cpus(buf, size, &off, cpus, gov, n, gov[i]);
+		append(&sb, "%s%s: ", sb.off ? "; " : "", gov[i]);
+		append_cpus(&sb, cpus, gov, n, gov[i]);
 	}
 	return true;
 }
@@ -381,24 +387,29 @@ static void emul_detected(struct pp_emul *e, const struct pp_emul_in *in)
 		 "CPUID hypervisor bit without a hypervisor signature");
 }
 
-/*
- * A statement of NAME: $ENV, else NAME= on the kernel command line;
- * where it came from appended to who ("PERFPROBE_ACCEL=tcg").
- */
-static bool stated(const struct pp_emul_in *in, const char *env, const char *env_name,
-		   const char *name, char *buf, size_t size, char *who, size_t wsize)
-{
-	size_t off = strlen(who);
+/* Who can state a fact of the machine: $env (its value), else arg= on the kernel command line. */
+struct statement {
+	const char *value, *env, *arg;
+};
 
-	if (env && env[0]) {
-		pp_strlcpy(buf, env, size);
-		snprintf(who + off, wsize - off, "%s%s=%s (environment)", off ? ", " : "",
-			 env_name, buf);
+/*
+ * What st states, into buf; where it came from appended to e->stated
+ * ("PERFPROBE_ACCEL=tcg (environment)").  False: nobody stated it.
+ */
+static bool stated(const struct pp_emul_in *in, const struct statement *st, char *buf,
+		   size_t size, struct pp_emul *e)
+{
+	size_t off = strlen(e->stated), wsize = sizeof(e->stated);
+
+	if (st->value && st->value[0]) {
+		pp_strlcpy(buf, st->value, size);
+		snprintf(e->stated + off, wsize - off, "%s%s=%s (environment)", off ? ", " : "",
+			 st->env, buf);
 		return true;
 	}
-	if (in->cmdline && cmdline_value(in->cmdline, name, buf, size)) {
-		snprintf(who + off, wsize - off, "%s%s=%s (kernel command line)",
-			 off ? ", " : "", name, buf);
+	if (in->cmdline && cmdline_value(in->cmdline, st->arg, buf, size)) {
+		snprintf(e->stated + off, wsize - off, "%s%s=%s (kernel command line)",
+			 off ? ", " : "", st->arg, buf);
 		return true;
 	}
 	return false;
@@ -406,6 +417,8 @@ static bool stated(const struct pp_emul_in *in, const char *env, const char *env
 
 void pp_emul_decide(struct pp_emul *e, const struct pp_emul_in *in)
 {
+	const struct statement accel_st = { in->env_accel, "PERFPROBE_ACCEL", "perfprobe_accel" };
+	const struct statement clock_st = { in->env_clock, "PERFPROBE_CLOCK", "perfprobe_clock" };
 	char accel[sizeof(e->accel)] = "", clock[32] = "";
 	size_t i;
 
@@ -413,8 +426,7 @@ void pp_emul_decide(struct pp_emul *e, const struct pp_emul_in *in)
 	e->recorded = true;
 	emul_detected(e, in);
 	/* whoever started the machine knows: the environment, then the command line */
-	if (stated(in, in->env_accel, "PERFPROBE_ACCEL", "perfprobe_accel", accel,
-		   sizeof(accel), e->stated, sizeof(e->stated))) {
+	if (stated(in, &accel_st, accel, sizeof(accel), e)) {
 		pp_strlcpy(e->accel, accel, sizeof(e->accel));
 		e->emulated = -1;
 		for (i = 0; i < ARRAY_SIZE(accels); i++)
@@ -422,8 +434,7 @@ void pp_emul_decide(struct pp_emul *e, const struct pp_emul_in *in)
 				e->emulated = accels[i].emulated;
 	}
 	/* only who started QEMU knows -icount: time is wall time unless told */
-	if (stated(in, in->env_clock, "PERFPROBE_CLOCK", "perfprobe_clock", clock,
-		   sizeof(clock), e->stated, sizeof(e->stated)))
+	if (stated(in, &clock_st, clock, sizeof(clock), e))
 		e->virtual_clock = !strcmp(clock, "icount") || !strcmp(clock, "virtual");
 }
 

@@ -195,15 +195,15 @@ bool pp_strlcpy(char *dst, const char *src, size_t size)
 int pp_read_line(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "re");
+	bool got;
 	size_t len;
 
 	if (!f)
 		return -errno;
-	if (!fgets(buf, (int)size, f)) {
-		fclose(f);
-		return -EIO;
-	}
+	got = fgets(buf, (int)size, f) != NULL;
 	fclose(f);
+	if (!got)
+		return -EIO;
 	len = strlen(buf);
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
 		buf[--len] = '\0';

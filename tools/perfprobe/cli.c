@@ -127,7 +127,10 @@ struct parse_state {
 	bool quick, full;
 };
 
-/* One global option; 0 or PP_EXIT_USAGE. */
+/*
+ * One global option; 0 or PP_EXIT_USAGE.  Long as the option table is:
+ * a flat switch, a case an option.
+ */
 static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c)
 {
 	uint64_t v;
@@ -648,13 +651,41 @@ static void ls_print(const struct ls_row *rows, size_t n)
 	pp_print_close_array();
 }
 
+/* The saved runs of all whose kernel and label match the globs (NULL: any), by date. */
+static size_t ls_rows(const struct pp_runsel *all, const char *kernel, const char *label,
+		      struct ls_row *rows)
+{
+	char err[512];
+	size_t i, n = 0;
+
+	for (i = 0; i < all->n; i++) {
+		struct pp_run run;
+
+		if (pp_run_load(&run, all->paths[i], err, sizeof(err))) {
+			fprintf(stderr, "perfprobe: ls: skipped: %s\n", err);
+			continue;
+		}
+		if ((!kernel || !fnmatch(kernel, run.meta.release, 0)) &&
+		    (!label || !fnmatch(label, run.meta.label, 0))) {
+			rows[n].meta = run.meta;
+			rows[n].nresults = run.nresults;
+			rows[n].interrupted = run.interrupted;
+			rows[n].path = all->paths[i];
+			n++;
+		}
+		pp_run_free(&run);
+	}
+	qsort(rows, n, sizeof(*rows), cmp_ls_row);
+	return n;
+}
+
 static int cmd_ls(struct pp_cli *cli, int argc, char **argv)
 {
 	const char *kernel = NULL, *label = NULL;
 	struct pp_runsel all = { 0 };
 	struct ls_row *rows;
-	char dir[PATH_MAX], err[512];
-	size_t i, n = 0;
+	char dir[PATH_MAX];
+	size_t n;
 	int c, ret;
 
 	(void)argv;
@@ -676,31 +707,15 @@ static int cmd_ls(struct pp_cli *cli, int argc, char **argv)
 	ret = pp_runsel_scan(dir, &all);
 	if (ret && ret != -ENOENT) {
 		pp_err("ls: %s: %s", dir, strerror(-ret));
-		return PP_EXIT_FAIL;
+		ret = PP_EXIT_FAIL;
+		goto free_all;
 	}
 	rows = calloc(all.n ? all.n : 1, sizeof(*rows));
 	if (!rows) {
-		pp_runsel_free(&all);
-		return PP_EXIT_FAIL;
+		ret = PP_EXIT_FAIL;
+		goto free_all;
 	}
-	for (i = 0; i < all.n; i++) {
-		struct pp_run run;
-
-		if (pp_run_load(&run, all.paths[i], err, sizeof(err))) {
-			fprintf(stderr, "perfprobe: ls: skipped: %s\n", err);
-			continue;
-		}
-		if ((!kernel || !fnmatch(kernel, run.meta.release, 0)) &&
-		    (!label || !fnmatch(label, run.meta.label, 0))) {
-			rows[n].meta = run.meta;
-			rows[n].nresults = run.nresults;
-			rows[n].interrupted = run.interrupted;
-			rows[n].path = all.paths[i];
-			n++;
-		}
-		pp_run_free(&run);
-	}
-	qsort(rows, n, sizeof(*rows), cmp_ls_row);
+	n = ls_rows(&all, kernel, label, rows);
 	pp_print_start(stdout, cli->json);
 	pp_print_string(PP_JSON, "format", NULL, "perfprobe-ls");
 	pp_print_string(PP_JSON, "results_dir", NULL, dir);
@@ -709,6 +724,7 @@ static int cmd_ls(struct pp_cli *cli, int argc, char **argv)
 		pp_print_text("(no saved runs%s in %s)\n", kernel || label ? " that match" : "", dir);
 	ret = pp_print_done();
 	free(rows);
+free_all:
 	pp_runsel_free(&all);
 	return ret;
 }

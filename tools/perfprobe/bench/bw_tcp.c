@@ -155,8 +155,10 @@ static int stream(struct pp_ctx *ctx, struct bw_state *s, pid_t pid, const char 
 	}
 	while (!ret && pp_now_ns() < end)
 		ret = do_bw_tcp(1, s);
-	if (!ret)
-		ret = pp_sample_placed(ctx, do_bw_tcp, s, NULL, smp, &pid, 1, pl);
+	if (!ret) {
+		pp_place_init(pl, &pid, 1);
+		ret = pp_sample_placed(ctx, do_bw_tcp, s, NULL, smp, pl);
+	}
 	if (ret) {
 		ret = pp_sample_err(ctx, key, ret);
 		goto out;
@@ -206,27 +208,26 @@ out:
 
 static int bw_tcp_run(struct pp_ctx *ctx)
 {
-	struct sockaddr_in sin;
+	struct pp_tcp_helper h;
 	struct sigaction old;
-	int lsock, ret = 0;
 	unsigned int i;
-	pid_t pid;
+	int ret = 0;
 
-	ret = pp_tcp_helper_server(ctx, NULL, 8, server, &lsock, &pid, &sin);
+	ret = pp_tcp_helper_server(ctx, NULL, 8, server, &h);
 	if (ret)
 		return ret;
 	/* accepted connections take their buffer size from the listener */
-	sockbuf(lsock, SO_SNDBUF);
+	sockbuf(h.lsock, SO_SNDBUF);
 	pp_sigpipe_ignore(&old);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		if (sizes[i].full_only && !ctx->opts.full)
 			continue;
-		if (one_size(ctx, &sin, pid, &sizes[i]) < 0)
+		if (one_size(ctx, &h.sin, h.pid, &sizes[i]) < 0)
 			ret = -1;
 	}
 	pp_sigpipe_restore(&old);
-	pp_child_stop(pid);
-	close(lsock);
+	pp_child_stop(h.pid);
+	close(h.lsock);
 	return ret;
 }
 

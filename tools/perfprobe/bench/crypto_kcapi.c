@@ -249,17 +249,19 @@ static int crypto_kcapi_run(struct pp_ctx *ctx)
 	kcapi_set_verbosity(KCAPI_LOG_NONE);
 
 	run = calloc(1, sizeof(*run));
-	/* page aligned: libkcapi hands large blocks to the kernel by vmsplice() */
-	if (!run || posix_memalign((void **)&buf, page > 0 ? (size_t)page : 4096,
-				   PP_CRYPTO_MAX_BLOCK)) {
-		free(run);
+	if (!run)
 		return pp_fail(ctx, "out of memory");
+	/* page aligned: libkcapi hands large blocks to the kernel by vmsplice() */
+	if (posix_memalign((void **)&buf, page > 0 ? (size_t)page : 4096, PP_CRYPTO_MAX_BLOCK)) {
+		ret = pp_fail(ctx, "out of memory");
+		goto free_run;
 	}
 	memset(buf, 0x5a, PP_CRYPTO_MAX_BLOCK);
 	run->prefix = "crypto-kcapi";
 	for (i = 0; !ret && i < pp_crypto_nalgs; i++)
 		ret = run_alg(ctx, run, buf, &pp_crypto_algs[i]);
 	free(buf);
+free_run:
 	free(run);
 	return ret;
 }

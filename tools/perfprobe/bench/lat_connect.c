@@ -85,7 +85,8 @@ static int measure(struct pp_ctx *ctx, struct sockaddr_in *sin, pid_t pid)
 	to.max_iters = CONNECT_BUDGET / (ctx->opts.samples + 4);
 	if (to.max_iters < CONNECT_MIN_ITERS)
 		to.max_iters = CONNECT_MIN_ITERS;
-	ret = pp_sample_placed(ctx, do_connect, sin, &to, s, &pid, 1, pl);
+	pp_place_init(pl, &pid, 1);
+	ret = pp_sample_placed(ctx, do_connect, sin, &to, s, pl);
 	if (ret == -EADDRNOTAVAIL)
 		ret = pp_fail(ctx, "connect: no local port left (TIME_WAIT); retry in a minute");
 	else if (ret == -EDOM)
@@ -105,16 +106,15 @@ out:
 
 static int lat_connect_run(struct pp_ctx *ctx)
 {
-	struct sockaddr_in sin;
-	int lsock, ret;
-	pid_t pid;
+	struct pp_tcp_helper h;
+	int ret;
 
-	ret = pp_tcp_helper_server(ctx, NULL, CONNECT_BACKLOG, server, &lsock, &pid, &sin);
+	ret = pp_tcp_helper_server(ctx, NULL, CONNECT_BACKLOG, server, &h);
 	if (ret)
 		return ret;
-	ret = measure(ctx, &sin, pid);
-	pp_child_stop(pid);
-	close(lsock);
+	ret = measure(ctx, &h.sin, h.pid);
+	pp_child_stop(h.pid);
+	close(h.lsock);
 	return ret;
 }
 

@@ -275,9 +275,10 @@ static int measure_ring(struct pp_ctx *ctx, void *arg, unsigned int attempt,
 		ret = ring_open(r, j->procs, j->bytes);
 	if (!ret)
 		ret = ring_start(r);
-	if (!ret)
-		ret = pp_sample_placed(ctx, do_ring, r, NULL, s, r->pids + 1, j->procs - 1,
-				       j->pl);
+	if (!ret) {
+		pp_place_init(j->pl, r->pids + 1, j->procs - 1);
+		ret = pp_sample_placed(ctx, do_ring, r, NULL, s, j->pl);
+	}
 	ring_close(r);
 	*overhead_ns = *j->ovh * j->procs;
 	return ret;
@@ -312,18 +313,14 @@ static bool below_0k(struct pp_ctx *ctx, unsigned int procs, const struct pp_sam
 	return true;
 }
 
-static int one_ring(struct pp_ctx *ctx, struct ring *r, unsigned int procs,
-		    unsigned int maxprocs, size_t bytes, double *ovh,
-		    struct pp_sampling *s, struct pp_placement *pl)
+/* The ring of j->procs processes, its samples in s. */
+static int one_ring(struct pp_ctx *ctx, struct ring_job *j, struct pp_sampling *s)
 {
-	struct ring_job j = { r, procs, maxprocs, bytes, ovh, pl };
-	char key[PP_KEY_MAX];
+	char key[PP_KEY_MAX], why[PP_KEY_MAX + 2 * PP_NUM_LEN + 64];
+	unsigned int a;
 	int ret;
 
-	char why[PP_KEY_MAX + 2 * PP_NUM_LEN + 64];
-	unsigned int a;
-
-	snprintf(key, sizeof(key), "lat_ctx-%u-%zuk", procs, bytes / 1024);
+	snprintf(key, sizeof(key), "lat_ctx-%u-%zuk", j->procs, j->bytes / 1024);
 	/*
 	 * lmbench prints nothing when the overhead swamps the ring.  A
 	 * working set cannot make a switch cheaper than the 0k one: a size
@@ -331,8 +328,8 @@ static int one_ring(struct pp_ctx *ctx, struct ring *r, unsigned int procs,
 	 * skipped when it stays there.
 	 */
 	for (a = 0;; a++) {
-		ret = pp_sample_net(ctx, key, measure_ring, &j, procs, s);
-		if (ret || !bytes || !below_0k(ctx, procs, s, why, sizeof(why)))
+		ret = pp_sample_net(ctx, key, measure_ring, j, j->procs, s);
+		if (ret || !j->bytes || !below_0k(ctx, j->procs, s, why, sizeof(why)))
 			break;
 		if (a + 1 == CTX_ATTEMPTS)
 			return pp_skip(ctx, key, "%s in each of %u measurements: impossible, not "
@@ -342,27 +339,28 @@ static int one_ring(struct pp_ctx *ctx, struct ring *r, unsigned int procs,
 	if (!ret)
 		ret = pp_report_sampling(ctx, key, s);
 	if (!ret)
-		pp_place_note(ctx, key, pl);
+		pp_place_note(ctx, key, j->pl);
 	return ret;
 }
 
 static int one_size(struct pp_ctx *ctx, const struct ctx_size *cs, struct ring *r,
 		    struct pp_sampling *s, struct pp_placement *pl)
 {
-	size_t bytes = (size_t)cs->kb * 1024;
-	unsigned int i, maxprocs = 0;
-	int ret, skipped = 0;
 	double ovh = 0;
+	struct ring_job j = { r, 0, 0, (size_t)cs->kb * 1024, &ovh, pl };
+	int ret, skipped = 0;
+	unsigned int i;
 
 	for (i = 0; i < CTX_NCOUNTS && cs->procs[i]; i++)
-		maxprocs = cs->procs[i];
-	ret = overhead(ctx, r, maxprocs, bytes, s, &ovh);
+		j.maxprocs = cs->procs[i];
+	ret = overhead(ctx, r, j.maxprocs, j.bytes, s, &ovh);
 	if (ret)
 		return pp_fail(ctx, "lat_ctx overhead, %uk: %s", cs->kb, strerror(-ret));
 	pp_progress(ctx, "lat_ctx: %uk: overhead (pipe + sum, one process) %.3f us",
 		    cs->kb, ovh * 1e-3);
 	for (i = 0; i < CTX_NCOUNTS && cs->procs[i]; i++) {
-		ret = one_ring(ctx, r, cs->procs[i], maxprocs, bytes, &ovh, s, pl);
+		j.procs = cs->procs[i];
+		ret = one_ring(ctx, &j, s);
 		if (ret < 0)
 			return ret;
 		skipped |= ret;

@@ -48,6 +48,12 @@ struct fs_batch {
 	uint64_t create_ns, delete_ns;
 };
 
+/* A size's samples: ns per file created and deleted, batches of n files. */
+struct fs_times {
+	double create[PP_MAX_SAMPLES], delete[PP_MAX_SAMPLES];
+	uint64_t n;
+};
+
 static int fs_depth(uint64_t n)
 {
 	uint64_t cap = FS_PER_DIR;
@@ -261,45 +267,44 @@ out:
 
 /* create first, with the files per second (both creation), then delete */
 static int fs_report(struct pp_ctx *ctx, struct fs_state *s, unsigned int kb,
-		     const double *create, const double *delete, unsigned int ns, uint64_t n)
+		     const struct fs_times *t)
 {
 	double us_c[PP_MAX_SAMPLES], us_d[PP_MAX_SAMPLES], rate[PP_MAX_SAMPLES];
+	unsigned int i, ns = ctx->opts.samples;
 	char key[PP_KEY_MAX];
-	unsigned int i;
 
 	for (i = 0; i < ns; i++) {
-		us_c[i] = create[i] / 1e3;
-		us_d[i] = delete[i] / 1e3;
-		rate[i] = 1e9 / create[i];
+		us_c[i] = t->create[i] / 1e3;
+		us_d[i] = t->delete[i] / 1e3;
+		rate[i] = 1e9 / t->create[i];
 	}
-	fs_kview(ctx, s, n, true, create, ns);
+	fs_kview(ctx, s, t->n, true, t->create, ns);
 	snprintf(key, sizeof(key), "lat_fs-create-%uk", kb);
-	if (pp_report(ctx, key, us_c, ns, n))
+	if (pp_report(ctx, key, us_c, ns, t->n))
 		return -1;
 	snprintf(key, sizeof(key), "lat_fs-%uk", kb);
-	if (pp_report(ctx, key, rate, ns, n))
+	if (pp_report(ctx, key, rate, ns, t->n))
 		return -1;
-	fs_kview(ctx, s, n, false, delete, ns);
+	fs_kview(ctx, s, t->n, false, t->delete, ns);
 	snprintf(key, sizeof(key), "lat_fs-delete-%uk", kb);
-	return pp_report(ctx, key, us_d, ns, n);
+	return pp_report(ctx, key, us_d, ns, t->n);
 }
 
 /* Samples of ns per file created and deleted; 0 or a negative errno. */
-static int fs_measure(struct pp_ctx *ctx, struct fs_state *s, double *create,
-		      double *delete, uint64_t *n)
+static int fs_measure(struct pp_ctx *ctx, struct fs_state *s, struct fs_times *t)
 {
 	struct fs_batch b;
 	unsigned int i;
 	int ret;
 
-	ret = fs_size_batch(ctx, s, n);
+	ret = fs_size_batch(ctx, s, &t->n);
 	if (!ret)
-		ret = fs_batch(s, *n, &b);	/* warm-up, thrown away */
+		ret = fs_batch(s, t->n, &b);	/* warm-up, thrown away */
 	for (i = 0; !ret && i < ctx->opts.samples; i++) {
-		ret = fs_batch(s, *n, &b);
+		ret = fs_batch(s, t->n, &b);
 		/* a batch never takes less than 1 ns */
-		create[i] = (double)(b.create_ns ? b.create_ns : 1) / (double)*n;
-		delete[i] = (double)(b.delete_ns ? b.delete_ns : 1) / (double)*n;
+		t->create[i] = (double)(b.create_ns ? b.create_ns : 1) / (double)t->n;
+		t->delete[i] = (double)(b.delete_ns ? b.delete_ns : 1) / (double)t->n;
 	}
 	return ret;
 }
@@ -307,18 +312,17 @@ static int fs_measure(struct pp_ctx *ctx, struct fs_state *s, double *create,
 static int fs_sizes(struct pp_ctx *ctx, struct fs_state *s, const char *dir)
 {
 	static const unsigned int sizes_kb[] = { 0, 1, 4, 10 };
-	double create[PP_MAX_SAMPLES], delete[PP_MAX_SAMPLES];
+	struct fs_times t;
 	unsigned int i;
-	uint64_t n;
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(sizes_kb); i++) {
 		s->size = (size_t)sizes_kb[i] * 1024;
-		ret = fs_measure(ctx, s, create, delete, &n);
+		ret = fs_measure(ctx, s, &t);
 		if (ret)
 			return pp_fail(ctx, "%uk files in %s: %s", sizes_kb[i], dir,
 				       strerror(-ret));
-		if (fs_report(ctx, s, sizes_kb[i], create, delete, ctx->opts.samples, n))
+		if (fs_report(ctx, s, sizes_kb[i], &t))
 			return -1;
 	}
 	return 0;

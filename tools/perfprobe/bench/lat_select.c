@@ -98,16 +98,15 @@ static __attribute__((noreturn)) void drain_server(int lsock)
 static int sel_tcp(struct pp_ctx *ctx, struct sel_state *s)
 {
 	const char *key = "lat_select-tcp";
-	struct sockaddr_in sin;
-	int lsock, sock = -1, ret;
-	pid_t pid;
+	struct pp_tcp_helper h;
+	int sock = -1, ret;
 
-	ret = pp_tcp_helper_server(ctx, key, 8, drain_server, &lsock, &pid, &sin);
+	ret = pp_tcp_helper_server(ctx, key, 8, drain_server, &h);
 	if (ret)
 		return ret;
 	sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (sock < 0 || connect(sock, (struct sockaddr *)&sin, sizeof(sin))) {
-		ret = pp_fail(ctx, "connect to 127.0.0.1:%d: %s", ntohs(sin.sin_port),
+	if (sock < 0 || connect(sock, (struct sockaddr *)&h.sin, sizeof(h.sin))) {
+		ret = pp_fail(ctx, "connect to 127.0.0.1:%d: %s", ntohs(h.sin.sin_port),
 			      strerror(errno));
 		goto out;
 	}
@@ -121,8 +120,8 @@ static int sel_tcp(struct pp_ctx *ctx, struct sel_state *s)
 out:
 	if (sock >= 0)
 		close(sock);
-	close(lsock);
-	pp_child_stop(pid);
+	close(h.lsock);
+	pp_child_stop(h.pid);
 	return ret;
 }
 

@@ -63,18 +63,17 @@ static __attribute__((noreturn)) void server(int lsock)
 static int lat_tcp_run(struct pp_ctx *ctx)
 {
 	uint32_t size = htonl(TCP_MSG);
-	struct sockaddr_in sin;
+	struct pp_tcp_helper h = { .pid = -1 };
 	struct sigaction old;
-	int lsock, fd = -1, ret;
-	pid_t pid = -1;
+	int fd = -1, ret;
 
-	ret = pp_tcp_helper_server(ctx, NULL, 1, server, &lsock, &pid, &sin);
+	ret = pp_tcp_helper_server(ctx, NULL, 1, server, &h);
 	if (ret)
 		return ret;
 	pp_sigpipe_ignore(&old);
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin))) {
-		ret = pp_fail(ctx, "connect to 127.0.0.1:%d: %s", ntohs(sin.sin_port),
+	if (fd < 0 || connect(fd, (struct sockaddr *)&h.sin, sizeof(h.sin))) {
+		ret = pp_fail(ctx, "connect to 127.0.0.1:%d: %s", ntohs(h.sin.sin_port),
 			      strerror(errno));
 		goto restore;
 	}
@@ -86,13 +85,13 @@ static int lat_tcp_run(struct pp_ctx *ctx)
 	if (ret)
 		ret = pp_fail(ctx, "first round trip: %s", strerror(-ret));
 	else
-		ret = pp_latency_placed(ctx, "lat_tcp", do_tcp, &fd, &pid, 1);
+		ret = pp_latency_placed(ctx, "lat_tcp", do_tcp, &fd, &h.pid, 1);
 restore:
 	pp_sigpipe_restore(&old);
-	pp_child_stop(pid);
+	pp_child_stop(h.pid);
 	if (fd >= 0)
 		close(fd);
-	close(lsock);
+	close(h.lsock);
 	return ret;
 }
 

@@ -172,9 +172,9 @@ static double percentile_us(const double *v, size_t n, double q)
  * timing), as is a test in which no interval completed a transaction.
  */
 static int report_pct(struct net_run *nr, const char *base, const char *name,
-		      const double *v, unsigned int n, double floor_us,
-		      const struct pp_net_out *o)
+		      const double *v, unsigned int n, const struct pp_net_out *o)
 {
+	double floor_us = nr->ctx->run->meta.clock.read_cost_ns / 1000.0;
 	char key[PP_KEY_MAX], a[PP_NUM_LEN], b[PP_NUM_LEN];
 	unsigned int i;
 
@@ -201,7 +201,6 @@ static int report_rr(struct net_run *nr, const char *base, struct pp_net_out *o)
 		{ "p50", 0.50 }, { "p90", 0.90 }, { "p99", 0.99 },
 	};
 	double tps[PP_NET_MAX_IV], p[3][PP_NET_MAX_IV], secs = (double)o->iv_ns * 1e-9;
-	double floor_us = nr->ctx->run->meta.clock.read_cost_ns / 1000.0;
 	unsigned int i, j, n = 0;
 	int ret;
 
@@ -219,7 +218,7 @@ static int report_rr(struct net_run *nr, const char *base, struct pp_net_out *o)
 	}
 	ret = report(nr, base, NULL, tps, o);
 	for (j = 0; !ret && j < 3; j++)
-		ret = report_pct(nr, base, qs[j].name, p[j], n, floor_us, o);
+		ret = report_pct(nr, base, qs[j].name, p[j], n, o);
 	return ret ? ret : report_cpu(nr, base, o, NULL);
 }
 
@@ -363,30 +362,37 @@ static uint64_t ops_of(enum kind k, uint32_t size, const struct pp_net_out *o,
 	}
 }
 
+/* A test, and where its outputs go (the bidir test's TCP_MAERTS half in o2). */
+struct net_job {
+	struct net_run *nr;
+	const struct net_test *t;
+	struct pp_net_out *o, *o2;
+};
+
 /*
  * Run req once, and its TCP_MAERTS half in a child for bidir: 0, or
  * -errno with why filled.  *ops: all its operations (ops_of()); *ns:
  * the time of one in its measurement window.
  */
-static int run_once(struct net_run *nr, const struct net_test *t, const struct pp_net_req *req,
-		    struct pp_net_out *o, struct pp_net_out *o2, uint64_t *ops, double *ns,
-		    char *why, size_t whylen)
+static int run_once(const struct net_job *j, const struct pp_net_req *req, uint64_t *ops,
+		    double *ns, char *why, size_t whylen)
 {
+	struct pp_net_out *o = j->o, *o2 = j->o2;
 	int rfd = -1, ret, r2;
 	pid_t pid = -1;
 	uint64_t w;
 
-	if (t->kind == K_BIDIR) {
-		pid = bidir_start(nr, req, &rfd);
+	if (j->t->kind == K_BIDIR) {
+		pid = bidir_start(j->nr, req, &rfd);
 		if (pid < 0) {
 			ret = -errno;
 			snprintf(why, whylen, "fork: %s", strerror(errno));
 			return ret;
 		}
 	}
-	ret = pp_net_run(nr->peer, req, o);
+	ret = pp_net_run(j->nr->peer, req, o);
 	if (pid > 0) {
-		r2 = bidir_finish(nr, pid, rfd, o2);
+		r2 = bidir_finish(j->nr, pid, rfd, o2);
 		if (!ret && r2) {
 			snprintf(why, whylen, "the TCP_MAERTS half failed: %s", strerror(-r2));
 			return r2;
@@ -396,8 +402,8 @@ static int run_once(struct net_run *nr, const struct net_test *t, const struct p
 		snprintf(why, whylen, "%s", o->err);
 		return ret;
 	}
-	*ops = ops_of(t->kind, req->size, o, o2, false);
-	w = ops_of(t->kind, req->size, o, o2, true);
+	*ops = ops_of(j->t->kind, req->size, o, o2, false);
+	w = ops_of(j->t->kind, req->size, o, o2, true);
 	*ns = w ? (double)(o->iv_ns * o->n) / (double)w : 0;
 	return 0;
 }
@@ -422,15 +428,9 @@ static struct pp_net_req test_req(const struct net_run *nr, const struct net_tes
 #define KV_DIV		20
 #define KV_MIN_MS	50
 
-struct net_kv {
-	struct net_run *nr;
-	const struct net_test *t;
-	struct pp_net_out *o, *o2;	/* scratch: the test's own are reported after */
-};
-
 static int net_kv_work(void *arg, uint64_t *ops, double *ns)
 {
-	struct net_kv *kv = arg;
+	struct net_job *kv = arg;	/* scratch outputs: the test's own are reported after */
 	struct pp_net_req req = test_req(kv->nr, kv->t);
 	char why[200];
 	int ret;
@@ -439,7 +439,7 @@ static int net_kv_work(void *arg, uint64_t *ops, double *ns)
 	if (req.duration_ms < KV_MIN_MS)
 		req.duration_ms = KV_MIN_MS;
 	req.intervals = 1;
-	ret = run_once(kv->nr, kv->t, &req, kv->o, kv->o2, ops, ns, why, sizeof(why));
+	ret = run_once(kv, &req, ops, ns, why, sizeof(why));
 	if (ret)
 		pp_dbg("netperf: a traced run: %s", why);
 	return ret;
@@ -461,7 +461,7 @@ static int one_test(struct net_run *nr, const struct net_test *t, struct pp_net_
 		    struct pp_net_out *o2)
 {
 	struct pp_net_req req = test_req(nr, t);
-	struct net_kv kv = { nr, t, o + 1, o2 + 1 };
+	struct net_job job = { nr, t, o, o2 }, kv = { nr, t, o + 1, o2 + 1 };
 	char base[PP_KEY_MAX], why[200];
 	uint64_t ops = 0;
 	double ns = 0;
@@ -469,7 +469,7 @@ static int one_test(struct net_run *nr, const struct net_test *t, struct pp_net_
 
 	snprintf(base, sizeof(base), "%s-%s-%s", nr->prefix, t->name,
 		 nr->peer->af == AF_INET6 ? t->label6 : t->label);
-	ret = run_once(nr, t, &req, o, o2, &ops, &ns, why, sizeof(why));
+	ret = run_once(&job, &req, &ops, &ns, why, sizeof(why));
 	if (ret)
 		return pp_fail(nr->ctx, "%s (%s): %s", base, nr->peer->name, why);
 	busy_note(nr, base, o, t->kind == K_BIDIR ? o2 : NULL);
@@ -550,12 +550,11 @@ static int netperf_run(struct pp_ctx *ctx)
 	struct pp_net_out *o = calloc(2, sizeof(*o)), *o2 = calloc(2, sizeof(*o2));
 	unsigned int i;
 	struct sigaction old;
-	int r4 = -1, r6 = -1;
+	int r4 = -1, r6 = -1, ret;
 
 	if (!o || !o2) {
-		free(o);
-		free(o2);
-		return pp_fail(ctx, "out of memory");
+		ret = pp_fail(ctx, "out of memory");
+		goto free_outs;
 	}
 	pp_sigpipe_ignore(&old);
 	r4 = one_family(ctx, AF_INET, o, o2);
@@ -565,11 +564,11 @@ static int netperf_run(struct pp_ctx *ctx)
 		pp_net_out_free(&o[i]);
 		pp_net_out_free(&o2[i]);
 	}
+	ret = r4 < 0 || r6 < 0 ? -1 : r4 || r6;
+free_outs:
 	free(o);
 	free(o2);
-	if (r4 < 0 || r6 < 0)
-		return -1;
-	return r4 || r6;
+	return ret;
 }
 
 /* Beyond lmbench: tables of netperf's figures, in its Mbit/s. */

@@ -119,9 +119,15 @@ static int transfer(int fd, char *buf, size_t bs, size_t len, bool wr)
 	return 0;
 }
 
+/* How a file is written or read: len bytes, bs at a time, through buf. */
+struct st_io {
+	char *buf;
+	size_t bs, len;
+};
+
 /* Sample i: one whole file, timed from the first call to the fsync. */
-static int timed_file(const char *path, int flags, char *buf, size_t bs, size_t len,
-		      struct st_pass *p, unsigned int i)
+static int timed_file(const char *path, int flags, const struct st_io *io, struct st_pass *p,
+		      unsigned int i)
 {
 	bool wr = flags & O_WRONLY;
 	double w0, c0, w, c;
@@ -132,7 +138,7 @@ static int timed_file(const char *path, int flags, char *buf, size_t bs, size_t 
 		return -errno;
 	w0 = wall_now();
 	c0 = cpu_now();
-	ret = transfer(fd, buf, bs, len, wr);
+	ret = transfer(fd, io->buf, io->bs, io->len, wr);
 	w = wall_now() - w0;
 	c = cpu_now() - c0;
 	close(fd);
@@ -140,7 +146,7 @@ static int timed_file(const char *path, int flags, char *buf, size_t bs, size_t 
 		return ret;
 	if (!(w > 0))
 		return -ERANGE;
-	p->mbps[i] = (double)len * 1e-6 / w;
+	p->mbps[i] = (double)io->len * 1e-6 / w;
 	p->cpu[i] = 100.0 * c / w;
 	return 0;
 }
@@ -151,22 +157,25 @@ static double resident_pct(int fd, size_t len)
 	long page = sysconf(_SC_PAGESIZE);
 	size_t npages = (len + (size_t)page - 1) / (size_t)page, i, in = 0;
 	unsigned char *vec;
+	double pct = -1;
 	void *map;
 
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return -1;
 	vec = malloc(npages);
-	if (!vec || mincore(map, len, vec)) {
-		free(vec);
-		munmap(map, len);
-		return -1;
-	}
+	if (!vec)
+		goto unmap;
+	if (mincore(map, len, vec))
+		goto free_vec;
 	for (i = 0; i < npages; i++)
 		in += vec[i] & 1;
+	pct = 100.0 * (double)in / (double)npages;
+free_vec:
 	free(vec);
+unmap:
 	munmap(map, len);
-	return 100.0 * (double)in / (double)npages;
+	return pct;
 }
 
 static int drop_caches(void)
@@ -260,8 +269,7 @@ static void size_name(size_t bs, char *buf, size_t len)
 struct st_kv {
 	const char *path;
 	int flags;
-	char *buf;
-	size_t bs, len;
+	const struct st_io *io;
 };
 
 static int st_kv_file(uint64_t iters, void *arg)
@@ -274,50 +282,50 @@ static int st_kv_file(uint64_t iters, void *arg)
 		if (fd < 0)
 			return -errno;
 		if (!(k->flags & O_WRONLY) && !(k->flags & O_DIRECT))
-			posix_fadvise(fd, 0, (off_t)k->len, POSIX_FADV_DONTNEED);
-		ret = transfer(fd, k->buf, k->bs, k->len, k->flags & O_WRONLY);
+			posix_fadvise(fd, 0, (off_t)k->io->len, POSIX_FADV_DONTNEED);
+		ret = transfer(fd, k->io->buf, k->io->bs, k->io->len, k->flags & O_WRONLY);
 		close(fd);
 	}
 	return ret;
 }
 
 static void st_kview(struct pp_ctx *ctx, const struct st_pass *p, const char *path,
-		     int flags, char *buf, size_t bs, size_t len)
+		     int flags, const struct st_io *io)
 {
-	struct st_kv k = { path, flags, buf, bs, len };
+	struct st_kv k = { path, flags, io };
 
 	/* one file, in the median sample's time (MB/s -> ns) */
-	pp_kview_loop(ctx, st_kv_file, &k, 1, (double)len * 1e3 / pp_median(p->mbps, p->n));
+	pp_kview_loop(ctx, st_kv_file, &k, 1, (double)io->len * 1e3 / pp_median(p->mbps, p->n));
 }
 
 static int write_read(struct pp_ctx *ctx, const struct st_opts *o, struct st_pass *p,
-		      char paths[][ST_PATH], char *buf, size_t bs, size_t len)
+		      char paths[][ST_PATH], const struct st_io *io)
 {
+	size_t len = io->len;
 	int dflag = o->direct ? O_DIRECT : 0, ret = 0;
 	char wkey[64], rkey[64], sz[16];
 	unsigned int i;
 
-	size_name(bs, sz, sizeof(sz));
+	size_name(io->bs, sz, sizeof(sz));
 	snprintf(wkey, sizeof(wkey), "storage-write-%s", sz);
 	snprintf(rkey, sizeof(rkey), "storage-read-%s", sz);
 	for (i = 0; i < p->n && !ret; i++)
-		ret = timed_file(paths[i], O_WRONLY | O_CREAT | O_TRUNC | dflag, buf, bs, len,
-				 p, i);
+		ret = timed_file(paths[i], O_WRONLY | O_CREAT | O_TRUNC | dflag, io, p, i);
 	if (ret == -EINVAL && dflag)
 		return pp_skip(ctx, NULL, "O_DIRECT writes of %s: EINVAL (unsupported here?)",
 			       sz);
 	if (ret)
 		return pp_fail(ctx, "%s: %s", wkey, strerror(-ret));
-	st_kview(ctx, p, paths[0], O_WRONLY | O_TRUNC | dflag, buf, bs, len);
+	st_kview(ctx, p, paths[0], O_WRONLY | O_TRUNC | dflag, io);
 	if (report_pass(ctx, wkey, p, len))
 		return -1;
 	if (evict(ctx, o, paths, p->n, len, rkey))
 		return -1;
 	for (i = 0; i < p->n && !ret; i++)
-		ret = timed_file(paths[i], O_RDONLY | dflag, buf, bs, len, p, i);
+		ret = timed_file(paths[i], O_RDONLY | dflag, io, p, i);
 	if (ret)
 		return pp_fail(ctx, "%s: %s", rkey, strerror(-ret));
-	st_kview(ctx, p, paths[0], O_RDONLY | dflag, buf, bs, len);
+	st_kview(ctx, p, paths[0], O_RDONLY | dflag, io);
 	return report_pass(ctx, rkey, p, len);
 }
 
@@ -327,7 +335,7 @@ static int file_test(struct pp_ctx *ctx, const struct st_opts *o, const char dir
 {
 	char (*paths)[ST_PATH] = calloc(ctx->opts.samples, sizeof(*paths));
 	struct st_pass *p = malloc(sizeof(*p));
-	size_t len = o->size / ctx->opts.samples / bs * bs;
+	struct st_io io = { buf, bs, o->size / ctx->opts.samples / bs * bs };
 	unsigned int i;
 	int ret;
 
@@ -335,12 +343,12 @@ static int file_test(struct pp_ctx *ctx, const struct st_opts *o, const char dir
 		ret = pp_fail(ctx, "out of memory");
 		goto out;
 	}
-	if (len < bs)
-		len = bs;
+	if (io.len < bs)
+		io.len = bs;
 	p->n = ctx->opts.samples;
 	for (i = 0; i < p->n; i++)
 		snprintf(paths[i], sizeof(paths[i]), "%s/f%zu-%u.dat", dir, bs, i);
-	ret = write_read(ctx, o, p, paths, buf, bs, len);
+	ret = write_read(ctx, o, p, paths, &io);
 	for (i = 0; i < p->n; i++)
 		unlink(paths[i]);
 out:

@@ -322,18 +322,16 @@ static int check_results(struct pp_ctx *ctx, const struct stream_set *s,
 /*
  * The same samples under key-best, whose value is their maximum: stream.c's
  * "Best Rate MB/s".  Added with pp_result_add(), not pp_report(), so that the
- * progress line shows that value and not the median.
+ * progress line shows that value and not the median.  The result, or NULL.
  */
-static int report_best(struct pp_ctx *ctx, const char *key, const double *v,
-		       unsigned int n, uint64_t iters, int cpu_lo, int cpu_hi)
+static struct pp_result *report_best(struct pp_ctx *ctx, const char *key, const double *v,
+				     unsigned int n, uint64_t iters)
 {
 	struct pp_result *r = pp_result_add(ctx, key, v, n, iters);
 	char best[PP_NUM_LEN], avg[PP_NUM_LEN], min[PP_NUM_LEN];
 
 	if (!r)
-		return -1;
-	r->cpu_first = cpu_lo;
-	r->cpu_last = cpu_hi;
+		return NULL;
 	r->value = r->st.max;
 	pp_kside_clear(&r->k);	/* the kernel view is shown once, with the median's key */
 	pp_fmt_num(best, sizeof(best), r->value);
@@ -341,7 +339,7 @@ static int report_best(struct pp_ctx *ctx, const char *key, const double *v,
 	pp_fmt_num(min, sizeof(min), r->st.min);
 	pp_progress(ctx, "%-28s %10s %-5s (best of %u, avg %s, min %s)", key, best, r->unit,
 		    n, avg, min);
-	return 0;
+	return r;
 }
 
 /*
@@ -447,7 +445,12 @@ static int report_kernel(struct pp_ctx *ctx, struct stream_set *s,
 	r = pp_run_find_mut(ctx->run, key);
 	r->cpu_first = cpu_lo;
 	r->cpu_last = cpu_hi;
-	return report_best(ctx, best, v, s->passes - 1, s->n, cpu_lo, cpu_hi);
+	r = report_best(ctx, best, v, s->passes - 1, s->n);
+	if (!r)
+		return -1;
+	r->cpu_first = cpu_lo;
+	r->cpu_last = cpu_hi;
+	return 0;
 }
 
 /* The debug knob of the tests: a wrong element must fail the check. */

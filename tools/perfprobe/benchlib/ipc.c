@@ -164,12 +164,10 @@ void pp_place_note(struct pp_ctx *ctx, const char *key, const struct pp_placemen
 
 int pp_sample_placed(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 		     const struct pp_timing_opts *to, struct pp_sampling *s,
-		     const pid_t *peers, unsigned int npeers,
 		     struct pp_placement *pl)
 {
 	int ret;
 
-	pp_place_init(pl, peers, npeers);
 	pp_place_before(pl);
 	ret = pp_sample(ctx, fn, arg, to, s);
 	pp_place_after(pl);
@@ -187,7 +185,8 @@ int pp_latency_placed(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
 		ret = pp_fail(ctx, "%s: out of memory", key);
 		goto out;
 	}
-	ret = pp_sample_placed(ctx, fn, arg, NULL, s, peers, npeers, pl);
+	pp_place_init(pl, peers, npeers);
+	ret = pp_sample_placed(ctx, fn, arg, NULL, s, pl);
 	if (ret) {
 		ret = pp_sample_err(ctx, key, ret);
 		goto out;
@@ -246,29 +245,28 @@ int pp_loopback_socket(int type, struct sockaddr_in *sin)
 }
 
 int pp_tcp_helper_server(struct pp_ctx *ctx, const char *key, int backlog,
-			 void (*serve)(int lsock), int *lsock, pid_t *pid,
-			 struct sockaddr_in *sin)
+			 void (*serve)(int lsock), struct pp_tcp_helper *h)
 {
 	int ret;
 
-	*lsock = pp_loopback_socket(SOCK_STREAM, sin);
-	if (*lsock < 0)
+	h->lsock = pp_loopback_socket(SOCK_STREAM, &h->sin);
+	if (h->lsock < 0)
 		return pp_skip(ctx, key, "TCP on 127.0.0.1: %s (is 'lo' up?)",
-			       strerror(-*lsock));
-	if (listen(*lsock, backlog)) {
+			       strerror(-h->lsock));
+	if (listen(h->lsock, backlog)) {
 		ret = pp_fail(ctx, "listen: %s", strerror(errno));
 		goto err;
 	}
-	*pid = pp_child_fork();
-	if (*pid < 0) {
+	h->pid = pp_child_fork();
+	if (h->pid < 0) {
 		ret = pp_fail(ctx, "fork: %s", strerror(errno));
 		goto err;
 	}
-	if (*pid == 0)
-		serve(*lsock);
+	if (h->pid == 0)
+		serve(h->lsock);
 	return 0;
 err:
-	close(*lsock);
+	close(h->lsock);
 	return ret;
 }
 
@@ -385,7 +383,8 @@ int pp_stream_bw(struct pp_ctx *ctx, const struct pp_stream_bw *b)
 	ctl[0] = -1;
 	close(b->wfd);
 	st.ctl = ctl[1];
-	ret = pp_sample_placed(ctx, do_stream_read, &st, NULL, s, &pid, 1, pl);
+	pp_place_init(pl, &pid, 1);
+	ret = pp_sample_placed(ctx, do_stream_read, &st, NULL, s, pl);
 	if (ret) {
 		ret = pp_sample_err(ctx, b->key, ret);
 		goto out;

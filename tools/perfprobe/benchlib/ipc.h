@@ -57,12 +57,11 @@ void pp_place_after(struct pp_placement *pl);
 void pp_place_note(struct pp_ctx *ctx, const char *key, const struct pp_placement *pl);
 
 /*
- * pp_sample() with the placement of perfprobe and its helpers (npeers <
- * PP_PLACE_MAX) recorded around it.
+ * pp_sample() with the placement of perfprobe and its helpers recorded
+ * around it in pl, made by pp_place_init() (npeers < PP_PLACE_MAX).
  */
 int pp_sample_placed(struct pp_ctx *ctx, pp_loop_fn fn, void *arg,
 		     const struct pp_timing_opts *to, struct pp_sampling *s,
-		     const pid_t *peers, unsigned int npeers,
 		     struct pp_placement *pl);
 
 /* Sample, report in us per operation, note the placement. */
@@ -75,16 +74,22 @@ int pp_latency_placed(struct pp_ctx *ctx, const char *key, pp_loop_fn fn,
  * also when there is no route to 127.0.0.1 ('lo' down): callers skip.
  */
 int pp_loopback_socket(int type, struct sockaddr_in *sin);
+/* A TCP server on 127.0.0.1: its listener, its helper process, its address. */
+struct pp_tcp_helper {
+	int lsock;
+	pid_t pid;
+	struct sockaddr_in sin;
+};
+
 /*
  * A TCP listener on 127.0.0.1 with the given backlog, served by a helper
  * child (pp_child_fork) that runs serve(lsock), which never returns.
- * 0 with *lsock, *pid and *sin set; else the value of pp_skip(ctx, key, ...)
- * when there is no usable loopback, or of pp_fail().  Stop with
- * pp_child_stop(*pid) and close(*lsock).
+ * 0 with *h set; else the value of pp_skip(ctx, key, ...) when there is
+ * no usable loopback, or of pp_fail().  Stop with pp_child_stop(h->pid)
+ * and close(h->lsock).
  */
 int pp_tcp_helper_server(struct pp_ctx *ctx, const char *key, int backlog,
-			 void (*serve)(int lsock), int *lsock, pid_t *pid,
-			 struct sockaddr_in *sin);
+			 void (*serve)(int lsock), struct pp_tcp_helper *h);
 /* A receive timeout of PP_IPC_TIMEOUT_S seconds on fd. */
 int pp_recv_timeout(int fd);
 

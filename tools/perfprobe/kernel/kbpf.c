@@ -419,10 +419,37 @@ static int fail(struct kbpf *kb, int err, char *why, size_t size, const char *fm
 	return err;
 }
 
-int kbpf_open(struct kbpf **out, unsigned int flags, char *why, size_t size)
+/* A new struct kbpf, how each probe attaches chosen from the kernel's BTF: 0 or -errno. */
+static int kb_new(struct kbpf **out, unsigned int flags, char *why, size_t size)
 {
 	struct btf *vmlinux;
-	struct kbpf *kb;
+	int err = 0;
+
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		err = -errno;
+		snprintf(why, size, "not available: the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
+			 errtext(err));
+		return err;
+	}
+	*out = calloc(1, sizeof(**out));
+	if (!*out) {
+		err = -ENOMEM;
+		goto free_btf;
+	}
+	/* the kprobe fallback, tested where fentry works (kernel-view.rst) */
+	if (getenv("PERFPROBE_BPF_NO_FENTRY"))
+		flags |= KBPF_NO_FENTRY;
+	(*out)->flags = flags;
+	choose(*out, vmlinux);
+free_btf:
+	btf__free(vmlinux);
+	return err;
+}
+
+int kbpf_open(struct kbpf **out, unsigned int flags, char *why, size_t size)
+{
+	struct kbpf *kb = NULL;
 	int err, tries;
 	size_t i;
 
@@ -432,24 +459,9 @@ int kbpf_open(struct kbpf **out, unsigned int flags, char *why, size_t size)
 		return -EBUSY;
 	}
 	libbpf_set_print(kb_print);
-	vmlinux = btf__load_vmlinux_btf();
-	if (!vmlinux) {
-		err = -errno;
-		snprintf(why, size, "not available: the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
-			 errtext(err));
+	err = kb_new(&kb, flags, why, size);
+	if (err)
 		return err;
-	}
-	kb = calloc(1, sizeof(*kb));
-	if (!kb) {
-		btf__free(vmlinux);
-		return -ENOMEM;
-	}
-	/* the kprobe fallback, tested where fentry works (kernel-view.rst) */
-	if (getenv("PERFPROBE_BPF_NO_FENTRY"))
-		flags |= KBPF_NO_FENTRY;
-	kb->flags = flags;
-	choose(kb, vmlinux);
-	btf__free(vmlinux);
 	kb->ncpus = libbpf_num_possible_cpus();
 	if (kb->ncpus <= 0)
 		return fail(kb, kb->ncpus ? kb->ncpus : -EINVAL, why, size,

@@ -118,11 +118,12 @@ int pp_kelf_read(const char *path, struct pp_modinfo *mi, char *err,
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e) {
 		snprintf(err, errlen, "%s: not a kernel module: %s", path, elf_errmsg(-1));
-		close(fd);
-		return -ENOEXEC;
+		ret = -ENOEXEC;
+		goto close_fd;
 	}
 	ret = read_modinfo(e, path, mi, err, errlen);
 	elf_end(e);
+close_fd:
 	close(fd);
 	return ret;
 }

@@ -431,12 +431,21 @@ static int local_error(struct ppnl_reply *r, int err, const char *what,
 	return err;
 }
 
+/* The answer to a request: its sequence number, what is done with each message, the reply. */
+struct answer {
+	uint32_t seq;
+	ppnl_cb cb;
+	void *arg;
+	struct ppnl_reply *r;
+};
+
 /* The messages of one datagram; true when the answer is complete. */
-static bool read_answer(struct ppnl *s, uint32_t seq, struct nlmsghdr *h,
-			int n, ppnl_cb cb, void *arg, struct ppnl_reply *r)
+static bool read_answer(struct ppnl *s, const struct answer *a, struct nlmsghdr *h, int n)
 {
+	struct ppnl_reply *r = a->r;
+
 	for (; nlmsg_ok(h, n); h = nlmsg_next(h, &n)) {
-		if (h->nlmsg_seq != seq) {
+		if (h->nlmsg_seq != a->seq) {
 			s->stale++;
 			continue;
 		}
@@ -463,8 +472,8 @@ static bool read_answer(struct ppnl *s, uint32_t seq, struct nlmsghdr *h,
 		if (h->nlmsg_type == NLMSG_NOOP || h->nlmsg_type == NLMSG_OVERRUN)
 			continue;
 		r->nmsgs++;
-		if (cb) {
-			int err = cb(h, arg);
+		if (a->cb) {
+			int err = a->cb(h, a->arg);
 
 			if (err < 0 && !r->cb_err)
 				r->cb_err = err;
@@ -473,10 +482,10 @@ static bool read_answer(struct ppnl *s, uint32_t seq, struct nlmsghdr *h,
 	return false;
 }
 
-/* Read until the answer to request seq is complete, or the time is up. */
-static int wait_answer(struct ppnl *s, uint32_t seq, ppnl_cb cb, void *arg,
-		       struct ppnl_reply *r)
+/* Read until the answer is complete, or the time is up. */
+static int wait_answer(struct ppnl *s, const struct answer *a)
 {
+	struct ppnl_reply *r = a->r;
 	int64_t deadline = (int64_t)pp_now_ns() + (int64_t)s->timeout_ms * 1000000;
 	int fd = nl_socket_get_fd(s->sk);
 
@@ -504,12 +513,10 @@ static int wait_answer(struct ppnl *s, uint32_t seq, ppnl_cb cb, void *arg,
 		if (n == 0)
 			continue;
 		n = nl_recv(s->sk, &nla, &buf, NULL);
-		if (n < 0) {
-			free(buf);
-			return local_error(r, PPNL_E_LOCAL, "netlink", nl_geterror(n));
-		}
-		done = read_answer(s, seq, (struct nlmsghdr *)buf, n, cb, arg, r);
+		done = n >= 0 && read_answer(s, a, (struct nlmsghdr *)buf, n);
 		free(buf);
+		if (n < 0)
+			return local_error(r, PPNL_E_LOCAL, "netlink", nl_geterror(n));
 		if (done)
 			return r->err;
 	}
@@ -544,7 +551,7 @@ int ppnl_xfer(struct ppnl *s, struct nl_msg *msg, ppnl_cb cb, void *arg,
 	nlmsg_free(msg);
 	if (ret < 0)
 		return local_error(r, PPNL_E_LOCAL, "netlink send", nl_geterror(ret));
-	return wait_answer(s, seq, cb, arg, r);
+	return wait_answer(s, &(struct answer){ seq, cb, arg, r });
 }
 
 int ppnl_xfer_raw(struct ppnl *s, void *buf, size_t len, ppnl_cb cb,
@@ -559,7 +566,7 @@ int ppnl_xfer_raw(struct ppnl *s, void *buf, size_t len, ppnl_cb cb,
 	ret = nl_sendto(s->sk, buf, len);
 	if (ret < 0)
 		return local_error(r, PPNL_E_LOCAL, "netlink send", nl_geterror(ret));
-	return wait_answer(s, h->nlmsg_seq, cb, arg, r);
+	return wait_answer(s, &(struct answer){ h->nlmsg_seq, cb, arg, r });
 }
 
 /*

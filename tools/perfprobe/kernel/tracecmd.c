@@ -44,6 +44,8 @@ struct trace_opts {
 	bool have_sched;
 	/* why a probe is not available ("" if it is): copies, kbpf is closed */
 	char why_not[PP_KT_NPROBES][KBPF_WHY_MAX];
+	/* what the output says of fault times and copies when they are missing */
+	const char *fault_why, *copy_why;
 };
 
 struct child {
@@ -78,14 +80,13 @@ static void __attribute__((noreturn)) child_run(int go, int err, char **argv)
 
 static int child_fork(struct child *ch, char **argv)
 {
-	int go[2], err[2];
+	int go[2], err[2], ret;
 
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
 	if (pipe2(err, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return -errno;
+		ret = -errno;
+		goto close_go;
 	}
 	fflush(NULL);
 	ch->pid = fork();
@@ -94,18 +95,23 @@ static int child_fork(struct child *ch, char **argv)
 		close(err[0]);
 		child_run(go[0], err[1], argv);
 	}
+	if (ch->pid < 0) {
+		ret = -errno;
+		goto close_err;
+	}
 	close(go[0]);
 	close(err[1]);
-	if (ch->pid < 0) {
-		int ret = -errno;
-
-		close(go[1]);
-		close(err[0]);
-		return ret;
-	}
 	ch->go = go[1];
 	ch->exec_err = err[0];
 	return 0;
+
+close_err:
+	close(err[0]);
+	close(err[1]);
+close_go:
+	close(go[0]);
+	close(go[1]);
+	return ret;
 }
 
 /* Start (go) or abandon (!go) the child, then wait for it. */
@@ -411,9 +417,19 @@ static void copies_print(const struct ppnl_trace *t, const char *why, bool all)
 		pp_print_text("copy routines: not traced (their probes would add to the syscall times; --all arms them)\n");
 }
 
+/* Why the module's trace has no fault times. */
+static const char *kmod_fault_why(const struct ppnl_info *info, bool all)
+{
+	if (all)
+		return info->pgfault_reason[0] ? info->pgfault_reason : "no kretprobe";
+	if (info->caps & PERFPROBE_CAP_PGFAULT_TP)
+		return "the kretprobe is not armed (--all)";
+	return "not traced: no page_fault_user tracepoint on this kernel, and the "
+	       "handle_mm_fault kretprobe would add to the syscall times (--all arms it)";
+}
+
 static void trace_print(char **argv, int argc, const struct child *ch,
-			const struct ppnl_trace *t, const struct trace_opts *o,
-			const char *fault_why, const char *copy_why)
+			const struct ppnl_trace *t, const struct trace_opts *o)
 {
 	int a;
 
@@ -440,8 +456,8 @@ static void trace_print(char **argv, int argc, const struct child *ch,
 	if (o->hist && !strcmp(o->source, "bpf"))
 		pp_print_text("   (histograms: perfprobe.ko only; BPF keeps sums)\n");
 	pp_print_nl();
-	faults_print(t, fault_why);
-	copies_print(t, copy_why, o->all);
+	faults_print(t, o->fault_why);
+	copies_print(t, o->copy_why, o->all);
 	if (o->have_sched) {
 		pp_print_open_object("sched");
 		pp_print_u64(PP_ANY, "switches", "context switches: %llu", o->switches);
@@ -453,7 +469,6 @@ static void trace_print(char **argv, int argc, const struct child *ch,
 int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
 {
 	struct trace_opts o = { .source = "kmod" };
-	const char *fault_why, *copy_why;
 	struct ppnl_trace t;
 	struct ppnl_info info;
 	struct child ch;
@@ -478,11 +493,11 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
 		ret = do_trace_bpf(argv, &ch, &t, &o);
 		if (ret)
 			return ret;
-		fault_why = o.why_not[PP_KT_FAULT_NS][0] ? o.why_not[PP_KT_FAULT_NS] :
-			    !o.all ? "fault time not armed (--all)" : "not available";
+		o.fault_why = o.why_not[PP_KT_FAULT_NS][0] ? o.why_not[PP_KT_FAULT_NS] :
+			      !o.all ? "fault time not armed (--all)" : "not available";
 		if (o.why_not[PP_KT_FAULTS][0])
-			fault_why = o.why_not[PP_KT_FAULTS];
-		copy_why = o.why_not[PP_KT_COPY][0] ? o.why_not[PP_KT_COPY] : "not available";
+			o.fault_why = o.why_not[PP_KT_FAULTS];
+		o.copy_why = o.why_not[PP_KT_COPY][0] ? o.why_not[PP_KT_COPY] : "not available";
 	} else {
 		if (ret) {
 			/* the module's own messages and exit codes */
@@ -498,16 +513,13 @@ int pp_cmd_trace(struct pp_cli *cli, int argc, char **argv)
 		ppnl_close(&s);
 		if (ret)
 			return ret;
-		fault_why = o.all ? (info.pgfault_reason[0] ? info.pgfault_reason : "no kretprobe") :
-			    info.caps & PERFPROBE_CAP_PGFAULT_TP ? "the kretprobe is not armed (--all)" :
-			    "not traced: no page_fault_user tracepoint on this kernel, and the "
-			    "handle_mm_fault kretprobe would add to the syscall times (--all arms it)";
-		copy_why = info.copy_reason[0] ? info.copy_reason : "not probeable";
+		o.fault_why = kmod_fault_why(&info, o.all);
+		o.copy_why = info.copy_reason[0] ? info.copy_reason : "not probeable";
 	}
 	if (t.nsys)
 		qsort(t.sys, t.nsys, sizeof(*t.sys), by_total);
 	pp_print_start(stdout, cli->json);
-	trace_print(argv, argc, &ch, &t, &o, fault_why, copy_why);
+	trace_print(argv, argc, &ch, &t, &o);
 	ret = pp_print_done();
 	ppnl_trace_free(&t);
 	return ret;

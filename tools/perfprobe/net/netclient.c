@@ -62,16 +62,15 @@ static int peer_local(struct pp_net_peer *p, int af, char *why, size_t whylen)
 	p->len = sizeof(p->ss);
 	getsockname(lfd, (struct sockaddr *)&p->ss, &p->len);
 	p->pid = pp_child_fork();
+	if (p->pid == 0)
+		_exit(pp_netserver_loop(&lfd, 1, &o) ? 1 : 0);
+	err = 0;
 	if (p->pid < 0) {
 		err = -errno;
 		snprintf(why, whylen, "fork: %s", strerror(errno));
-		close(lfd);
-		return err;
 	}
-	if (p->pid == 0)
-		_exit(pp_netserver_loop(&lfd, 1, &o) ? 1 : 0);
-	close(lfd);
-	return 0;
+	close(lfd);	/* the server's now, or nobody's */
+	return err;
 }
 
 int pp_net_peer_get(struct pp_net_peer *p, int af, char *why, size_t whylen)
@@ -655,11 +654,10 @@ int pp_net_run(const struct pp_net_peer *p, const struct pp_net_req *req, struct
 	o->cpu_first = sched_getcpu();
 	c.bufsize = pp_net_type_udp(req->type) ? per * BURST_MAX : per > RECV_BUF ? per : RECV_BUF;
 	c.buf = calloc(1, c.bufsize);
-	ret = pp_net_meter_init(&c.m, req->intervals, req->duration_ms * 1000000ull);
-	if (!c.buf || ret) {
-		free(c.buf);
+	if (!c.buf || pp_net_meter_init(&c.m, req->intervals, req->duration_ms * 1000000ull)) {
 		snprintf(o->err, sizeof(o->err), "out of memory");
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto free_buf;
 	}
 	o->iv_ns = c.m.iv_ns;
 	ret = handshake_busy(&c);
@@ -673,6 +671,7 @@ int pp_net_run(const struct pp_net_peer *p, const struct pp_net_req *req, struct
 	if (c.ctl >= 0)
 		close(c.ctl);
 	pp_net_meter_free(&c.m);
+free_buf:
 	free(c.buf);
 	return ret;
 }

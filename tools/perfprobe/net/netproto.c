@@ -95,17 +95,23 @@ static const struct field_limits limits[F_N] = {
 	[F_RCVBUF] = { 0, PP_NET_MAX_SOCKBUF },
 };
 
-static int bad(const char **code, const char *c, char *err, size_t errlen, int ret,
-	       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Where a request's parse says what is wrong: a code word, and a message. */
+struct req_err {
+	const char **code;
+	char *msg;
+	size_t len;
+};
 
-static int bad(const char **code, const char *c, char *err, size_t errlen, int ret,
-	       const char *fmt, ...)
+static int bad(const struct req_err *e, const char *code, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int bad(const struct req_err *e, const char *code, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
-	*code = c;
+	*e->code = code;
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	vsnprintf(e->msg, e->len, fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -148,7 +154,7 @@ static int set_field(struct pp_net_req *r, enum req_field f, const char *v)
 }
 
 /* Sizes that depend on the type. */
-static int check_req(const struct pp_net_req *r, const char **code, char *err, size_t errlen)
+static int check_req(const struct pp_net_req *r, const struct req_err *e)
 {
 	uint32_t max = PP_NET_TCP_MAX, min = 1;
 
@@ -159,16 +165,15 @@ static int check_req(const struct pp_net_req *r, const char **code, char *err, s
 	if (r->type == PP_NET_UDP_STREAM)
 		min = PP_NET_UDP_HDR;
 	if (r->size < min || r->size > max)
-		return bad(code, "range", err, errlen, -EINVAL,
+		return bad(e, "range", -EINVAL,
 			   "size %" PRIu32 " out of range %" PRIu32 "..%" PRIu32 " for %s",
 			   r->size, min, max, pp_net_type_name(r->type));
 	if (r->rate_pps && r->type != PP_NET_UDP_STREAM)
-		return bad(code, "range", err, errlen, -EINVAL, "rate_pps only for UDP_STREAM");
+		return bad(e, "range", -EINVAL, "rate_pps only for UDP_STREAM");
 	return 0;
 }
 
-static int parse_fields(char *rest, struct pp_net_req *r, const char **code, char *err,
-			size_t errlen)
+static int parse_fields(char *rest, struct pp_net_req *r, const struct req_err *e)
 {
 	unsigned int seen = 0, f;
 	char *tok, *save = NULL;
@@ -178,49 +183,44 @@ static int parse_fields(char *rest, struct pp_net_req *r, const char **code, cha
 		int ret;
 
 		if (!eq)
-			return bad(code, "syntax", err, errlen, -EINVAL, "'%.40s' is not key=value",
-				   tok);
+			return bad(e, "syntax", -EINVAL, "'%.40s' is not key=value", tok);
 		*eq = '\0';
 		for (f = 0; f < F_N; f++)
 			if (!strcmp(tok, field_names[f]))
 				break;
 		if (f == F_N)
-			return bad(code, "syntax", err, errlen, -EINVAL, "unknown field '%.40s'",
-				   tok);
+			return bad(e, "syntax", -EINVAL, "unknown field '%.40s'", tok);
 		if (seen & (1u << f))
-			return bad(code, "syntax", err, errlen, -EINVAL, "field %s given twice",
-				   tok);
+			return bad(e, "syntax", -EINVAL, "field %s given twice", tok);
 		seen |= 1u << f;
 		ret = set_field(r, f, eq + 1);
 		if (ret)
-			return bad(code, ret == -ERANGE ? "range" : "syntax", err, errlen, -EINVAL,
+			return bad(e, ret == -ERANGE ? "range" : "syntax", -EINVAL,
 				   "bad value for %s: '%.40s'", tok, eq + 1);
 	}
 	for (f = 0; f < F_N; f++)
 		if (!(seen & (1u << f)))
-			return bad(code, "syntax", err, errlen, -EINVAL, "field %s missing",
-				   field_names[f]);
-	return check_req(r, code, err, errlen);
+			return bad(e, "syntax", -EINVAL, "field %s missing", field_names[f]);
+	return check_req(r, e);
 }
 
 int pp_net_req_parse(const char *line, struct pp_net_req *r, const char **code,
 		     char *err, size_t errlen)
 {
+	const struct req_err e = { code, err, errlen };
 	char buf[PP_NET_LINE_MAX], *word, *rest;
 
 	memset(r, 0, sizeof(*r));
 	if (!pp_strlcpy(buf, line, sizeof(buf)))
-		return bad(code, "syntax", err, errlen, -EINVAL, "line too long");
+		return bad(&e, "syntax", -EINVAL, "line too long");
 	if (strncmp(buf, PP_NET_MAGIC " ", sizeof(PP_NET_MAGIC)))
-		return bad(code, "protocol", err, errlen, -EPROTO, "not a %s line",
-			   PP_NET_MAGIC);
+		return bad(&e, "protocol", -EPROTO, "not a %s line", PP_NET_MAGIC);
 	if (pp_net_line_word(buf, &word, &rest))
-		return bad(code, "version", err, errlen, -EPROTO,
+		return bad(&e, "version", -EPROTO,
 			   "unsupported protocol version (this server speaks %d)", PP_NET_VERSION);
 	if (strcmp(word, "TEST"))
-		return bad(code, "syntax", err, errlen, -EINVAL, "expected TEST, got '%.40s'",
-			   word);
-	return parse_fields(rest, r, code, err, errlen);
+		return bad(&e, "syntax", -EINVAL, "expected TEST, got '%.40s'", word);
+	return parse_fields(rest, r, &e);
 }
 
 /* --- line I/O --- */

@@ -118,16 +118,17 @@ static double tie_sum(const double *v, size_t n)
 
 /*
  * The rank k (1-based) of the interval's lower end among the sorted
- * differences, and the interval's confidence: [D(k), D(mn+1-k)] holds
- * the shift with probability 1 - 2 P(U <= k-1).  k is the largest rank
- * with P(U <= k-1) <= alpha/2, and 1 when even that is too much.
+ * differences, and in out the interval's confidence: [D(k), D(mn+1-k)]
+ * holds the shift with probability 1 - 2 P(U <= k-1).  k is the largest
+ * rank with P(U <= k-1) <= alpha/2, and 1 when even that is too much.
+ * Returns k, or -ENOMEM.
  */
-static int ci_rank(const double *x, size_t m, const double *y, size_t n,
-		   double conf, size_t *k, double *achieved, bool *exact)
+static long ci_rank(const double *x, size_t m, const double *y, size_t n, double conf,
+		    struct pp_shift *out)
 {
 	double half = (1.0 - conf) / 2, mn = (double)m * (double)n;
 	double *all = malloc((m + n) * sizeof(*all)), ties, mu, sd, *cdf;
-	size_t w;
+	size_t w, k;
 
 	if (!all)
 		return -ENOMEM;
@@ -137,33 +138,32 @@ static int ci_rank(const double *x, size_t m, const double *y, size_t n,
 	ties = tie_sum(all, m + n);
 	free(all);
 
-	*exact = m < EXACT_MAX && n < EXACT_MAX && ties == 0;
-	if (*exact) {
+	out->exact = m < EXACT_MAX && n < EXACT_MAX && ties == 0;
+	if (out->exact) {
 		cdf = mw_cdf(m < n ? m : n, m < n ? n : m);
 		if (!cdf)
 			return -ENOMEM;
 		for (w = 0; w < m * n && cdf[w] <= half * (1 + 1e-12); w++)
 			;
-		*k = w ? w : 1;
-		*achieved = 1.0 - 2.0 * cdf[*k - 1];
+		k = w ? w : 1;
+		out->achieved = 1.0 - 2.0 * cdf[k - 1];
 		free(cdf);
-		return 0;
+		return (long)k;
 	}
 	/* N(mn/2, sd) with the tie correction, and a continuity correction */
 	mu = mn / 2;
 	sd = sqrt(mn / 12.0 * ((double)(m + n) + 1.0 -
 			       ties / ((double)(m + n) * (double)(m + n - 1))));
 	if (!(sd > 0)) {	/* every value the same: every difference 0 */
-		*k = 1;
-		*achieved = 1.0;
-		return 0;
+		out->achieved = 1.0;
+		return 1;
 	}
 	w = (size_t)fmax(0.0, floor(mu - 0.5 - norm_upper(half) * sd) + 1.0);
-	*k = w ? w : 1;
-	if (*k > (m * n + 1) / 2)
-		*k = (m * n + 1) / 2;
-	*achieved = 1.0 - 2.0 * norm_cdf(((double)*k - 1.0 + 0.5 - mu) / sd);
-	return 0;
+	k = w ? w : 1;
+	if (k > (m * n + 1) / 2)
+		k = (m * n + 1) / 2;
+	out->achieved = 1.0 - 2.0 * norm_cdf(((double)k - 1.0 + 0.5 - mu) / sd);
+	return (long)k;
 }
 
 int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
@@ -171,7 +171,7 @@ int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
 {
 	size_t i, j, mn, k;
 	double *d;
-	int err;
+	long rank;
 
 	if (!m || !n || !(conf > 0 && conf < 1))
 		return -EINVAL;
@@ -185,14 +185,15 @@ int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
 		for (j = 0; j < n; j++)
 			d[i * n + j] = y[j] - x[i];
 	qsort(d, mn, sizeof(*d), cmp_double);
-	err = ci_rank(x, m, y, n, conf, &k, &out->achieved, &out->exact);
-	if (!err) {
+	rank = ci_rank(x, m, y, n, conf, out);
+	if (rank > 0) {
+		k = (size_t)rank;
 		out->est = mn & 1 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
 		out->lo = d[k - 1];
 		out->hi = d[mn - k];
 	}
 	free(d);
-	return err;
+	return rank < 0 ? (int)rank : 0;
 }
 
 /*
@@ -239,6 +240,7 @@ static double *logs(const double *v, size_t n)
 	return l;
 }
 
+/* Seven parameters: two samples and their sizes (as pp_hodges_lehmann()), the rule, the result. */
 int pp_cmp_samples(const double *base, size_t nbase, const double *new,
 		   size_t nnew, enum pp_dir dir, double threshold_pct,
 		   struct pp_cmp_stat *out)
@@ -645,8 +647,8 @@ int pp_cmp_pool(const struct pp_run *base, size_t nbase,
 	qsort(e, n, sizeof(*e), cmp_entry);
 	sp = calloc(n, sizeof(*sp));
 	if (!sp) {
-		free(e);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto free_e;
 	}
 	for (i = 0; i < n && !err; i = j) {
 		for (j = i + 1; j < n && !strcmp(e[j].r->key, e[i].r->key); j++)
@@ -654,7 +656,6 @@ int pp_cmp_pool(const struct pp_run *base, size_t nbase,
 		err = pool_group(&sp[ng].p, e + i, j - i, &sp[ng].first);
 		ng++;
 	}
-	free(e);
 	if (!err) {
 		qsort(sp, ng, sizeof(*sp), cmp_seq_pool);
 		*out = calloc(ng, sizeof(**out));
@@ -670,6 +671,8 @@ int pp_cmp_pool(const struct pp_run *base, size_t nbase,
 	free(sp);
 	if (!err)
 		*nout = ng;
+free_e:
+	free(e);
 	return err;
 }
 
@@ -890,34 +893,39 @@ enum pp_cmp_clock pp_cmp_clock(const struct pp_run *base, size_t nbase,
 	return virt == nbase + nnew ? PP_CMP_CLOCK_VIRTUAL : PP_CMP_CLOCK_MIXED;
 }
 
-static int add_warn(struct pp_cmp_warn **w, size_t *n, const char *fact,
-		    const char *base, const char *new)
+/* The sides whose facts are checked, and the warnings found so far. */
+struct fact_check {
+	const struct pp_run *base, *new;
+	size_t nbase, nnew;
+	struct pp_cmp_warn *w;
+	size_t n;
+};
+
+static int add_warn(struct fact_check *fc, const char *fact, const char *base, const char *new)
 {
-	struct pp_cmp_warn *nw = realloc(*w, (*n + 1) * sizeof(*nw));
+	struct pp_cmp_warn *nw = realloc(fc->w, (fc->n + 1) * sizeof(*nw));
 
 	if (!nw)
 		return -ENOMEM;
-	*w = nw;
-	pp_strlcpy(nw[*n].fact, fact, sizeof(nw->fact));
-	pp_strlcpy(nw[*n].base, base, sizeof(nw->base));
-	pp_strlcpy(nw[*n].new, new, sizeof(nw->new));
-	nw[*n].kind = PP_CMP_WARN_DIFFERS;
-	(*n)++;
+	fc->w = nw;
+	pp_strlcpy(nw[fc->n].fact, fact, sizeof(nw->fact));
+	pp_strlcpy(nw[fc->n].base, base, sizeof(nw->base));
+	pp_strlcpy(nw[fc->n].new, new, sizeof(nw->new));
+	nw[fc->n].kind = PP_CMP_WARN_DIFFERS;
+	fc->n++;
 	return 0;
 }
 
 /* One fact: a warning when the sides differ or one side is mixed. */
-static int check_fact(const struct pp_run *base, size_t nbase,
-		      const struct pp_run *new, size_t nnew, const char *fact,
-		      fact_fn fn, const char *arg, struct pp_cmp_warn **w, size_t *n)
+static int check_fact(struct fact_check *fc, const char *fact, fact_fn fn, const char *arg)
 {
 	char vb[PP_CMP_VALUE_MAX], vn[PP_CMP_VALUE_MAX];
-	size_t db = side_value(base, nbase, fn, arg, vb, sizeof(vb));
-	size_t dn = side_value(new, nnew, fn, arg, vn, sizeof(vn));
+	size_t db = side_value(fc->base, fc->nbase, fn, arg, vb, sizeof(vb));
+	size_t dn = side_value(fc->new, fc->nnew, fn, arg, vn, sizeof(vn));
 
 	if (!db || !dn || (db == 1 && dn == 1 && !strcmp(vb, vn)))
 		return 0;
-	return add_warn(w, n, fact, vb, vn);
+	return add_warn(fc, fact, vb, vn);
 }
 
 /* The median trusted clock of a side; its spread in % in *spread. */
@@ -939,11 +947,10 @@ static double side_mhz(const struct pp_run *runs, size_t n, double *spread)
 	return k ? pp_median(v, k) : NAN;
 }
 
-static int check_mhz(const struct pp_run *base, size_t nbase,
-		     const struct pp_run *new, size_t nnew, double tol,
-		     struct pp_cmp_warn **w, size_t *n)
+static int check_mhz(struct fact_check *fc, double tol)
 {
-	double sb, sn, mb = side_mhz(base, nbase, &sb), mn = side_mhz(new, nnew, &sn);
+	double sb, mb = side_mhz(fc->base, fc->nbase, &sb);
+	double sn, mn = side_mhz(fc->new, fc->nnew, &sn);
 	char vb[64], vn[64];
 
 	if (isnan(mb) || isnan(mn))
@@ -952,13 +959,11 @@ static int check_mhz(const struct pp_run *base, size_t nbase,
 		return 0;
 	snprintf(vb, sizeof(vb), "%.0f", mb);
 	snprintf(vn, sizeof(vn), "%.0f", mn);
-	return add_warn(w, n, "mhz", vb, vn);
+	return add_warn(fc, "mhz", vb, vn);
 }
 
 /* Every mitigation any run lists, each once, in name order. */
-static int check_mitigations(const struct pp_run *base, size_t nbase,
-			     const struct pp_run *new, size_t nnew,
-			     struct pp_cmp_warn **w, size_t *n)
+static int check_mitigations(struct fact_check *fc)
 {
 	const char *prev = "";
 	char fact[PP_CMP_FACT_MAX];
@@ -969,9 +974,9 @@ static int check_mitigations(const struct pp_run *base, size_t nbase,
 		const char *next = NULL;
 
 		/* the smallest name after prev: the lists are sorted */
-		for (i = 0; i < nbase + nnew; i++) {
-			const struct pp_meta *m = i < nbase ? &base[i].meta :
-							      &new[i - nbase].meta;
+		for (i = 0; i < fc->nbase + fc->nnew; i++) {
+			const struct pp_meta *m = i < fc->nbase ? &fc->base[i].meta :
+								  &fc->new[i - fc->nbase].meta;
 
 			for (j = 0; j < m->nmitig; j++) {
 				if (strcmp(m->mitig[j].name, prev) <= 0)
@@ -984,13 +989,36 @@ static int check_mitigations(const struct pp_run *base, size_t nbase,
 		if (!next)
 			return err;
 		snprintf(fact, sizeof(fact), "mitigations.%s", next);
-		err = check_fact(base, nbase, new, nnew, fact, f_mitig, next, w, n);
+		err = check_fact(fc, fact, f_mitig, next);
 		if (err)
 			return err;
 		prev = next;
 	}
 }
 
+/* An emulator timed on the wall clock: even the same run twice says nothing. */
+static int check_emulation(struct fact_check *fc)
+{
+	char vb[PP_CMP_VALUE_MAX], vn[PP_CMP_VALUE_MAX];
+	size_t i;
+	int err;
+
+	for (i = 0; i < fc->nbase + fc->nnew; i++) {
+		const struct pp_run *r = i < fc->nbase ? &fc->base[i] : &fc->new[i - fc->nbase];
+
+		if (!pp_emul_wall(&r->meta.emul))
+			continue;
+		side_value(fc->base, fc->nbase, f_emul_wall, NULL, vb, sizeof(vb));
+		side_value(fc->new, fc->nnew, f_emul_wall, NULL, vn, sizeof(vn));
+		err = add_warn(fc, "emulation", vb, vn);
+		if (!err)
+			fc->w[fc->n - 1].kind = PP_CMP_WARN_EMULATED;
+		return err;
+	}
+	return 0;
+}
+
+/* Seven parameters: the two sides as pp_cmp_pool() takes them, a tolerance, the list out. */
 int pp_cmp_warnings(const struct pp_run *base, size_t nbase,
 		    const struct pp_run *new, size_t nnew, double mhz_tol_pct,
 		    struct pp_cmp_warn **out, size_t *nout)
@@ -1011,45 +1039,32 @@ int pp_cmp_warnings(const struct pp_run *base, size_t nbase,
 		{ "thp.defrag", f_thp_df },
 		{ "emulation.accelerator", f_accel },
 	};
+	struct fact_check fc = { base, new, nbase, nnew, NULL, 0 };
 	size_t i;
 	int err = 0;
 
-	*out = NULL;
-	*nout = 0;
 	/* first: the figures are not comparable at all */
 	if (pp_cmp_clock(base, nbase, new, nnew) == PP_CMP_CLOCK_MIXED) {
-		err = check_fact(base, nbase, new, nnew, "emulation.clock", f_clock, NULL,
-				 out, nout);
-		if (!err && *nout)
-			(*out)[*nout - 1].kind = PP_CMP_WARN_CLOCK;
+		err = check_fact(&fc, "emulation.clock", f_clock, NULL);
+		if (!err && fc.n)
+			fc.w[fc.n - 1].kind = PP_CMP_WARN_CLOCK;
 	}
 	for (i = 0; i < ARRAY_SIZE(facts) && !err; i++) {
-		err = check_fact(base, nbase, new, nnew, facts[i].fact, facts[i].fn,
-				 NULL, out, nout);
+		err = check_fact(&fc, facts[i].fact, facts[i].fn, NULL);
 		/* the clock right after the machine's own facts */
 		if (!err && facts[i].fn == f_pin)
-			err = check_mhz(base, nbase, new, nnew, mhz_tol_pct, out, nout);
+			err = check_mhz(&fc, mhz_tol_pct);
 	}
 	if (!err)
-		err = check_mitigations(base, nbase, new, nnew, out, nout);
-	/* an emulator timed on the wall clock: even the same run twice says nothing */
-	for (i = 0; i < nbase + nnew && !err; i++) {
-		const struct pp_run *r = i < nbase ? &base[i] : &new[i - nbase];
-		char vb[PP_CMP_VALUE_MAX], vn[PP_CMP_VALUE_MAX];
-
-		if (!pp_emul_wall(&r->meta.emul))
-			continue;
-		side_value(base, nbase, f_emul_wall, NULL, vb, sizeof(vb));
-		side_value(new, nnew, f_emul_wall, NULL, vn, sizeof(vn));
-		err = add_warn(out, nout, "emulation", vb, vn);
-		if (!err)
-			(*out)[*nout - 1].kind = PP_CMP_WARN_EMULATED;
-		break;
-	}
+		err = check_mitigations(&fc);
+	if (!err)
+		err = check_emulation(&fc);
 	if (err) {
-		free(*out);
-		*out = NULL;
-		*nout = 0;
+		free(fc.w);
+		fc.w = NULL;
+		fc.n = 0;
 	}
+	*out = fc.w;
+	*nout = fc.n;
 	return err;
 }

@@ -41,14 +41,62 @@ struct cmp_opts {
 	enum cmp_format format;
 };
 
+static const char *const format_names[] = {
+	[FMT_TEXT] = "text", [FMT_JSON] = "json", [FMT_JUNIT] = "junit",
+	[FMT_KTAP] = "ktap", [FMT_LAVA] = "lava", [FMT_KCIDB] = "kcidb",
+};
+
+/* One of compare's own options: 0 or PP_EXIT_USAGE. */
+static int parse_opt(struct cmp_opts *o, const struct pp_cli_opt *c)
+{
+	unsigned int f;
+
+	switch (c->val) {
+	case 't':
+		if (pp_parse_double(c->arg, 0, 100, &o->cmp.threshold) ||
+		    o->cmp.threshold <= 0 || o->cmp.threshold >= 100)
+			return pp_usage_err("compare: --threshold: '%s' is not a percentage between 0 and 100",
+					    c->arg);
+		break;
+	case 'N':
+		if (pp_parse_double(c->arg, 0, 100, &o->cmp.run_noise) || o->cmp.run_noise >= 100)
+			return pp_usage_err("compare: --run-noise: '%s' is not a percentage from 0 to 100",
+					    c->arg);
+		break;
+	case 's':
+		o->cmp.sort = true;
+		break;
+	case 'S':
+		o->cmp.strict = true;
+		break;
+	case 'H':
+		o->cmp.no_history = true;
+		break;
+	case PP_OPT_GATE_EMULATED:
+		o->cmp.gate_emulated = true;
+		break;
+	case 'F':
+		o->cmp.fail_on[o->cmp.nfail_on++] = c->arg;
+		break;
+	case 'I':
+		o->cmp.ignore[o->cmp.nignore++] = c->arg;
+		break;
+	case 'f':
+		for (f = 0; f < ARRAY_SIZE(format_names); f++)
+			if (!strcmp(c->arg, format_names[f]))
+				break;
+		if (f == ARRAY_SIZE(format_names))
+			return pp_usage_err("compare: --format: '%s' is not one of text, json, junit, ktap, lava, kcidb",
+					    c->arg);
+		o->format = f;
+		break;
+	}
+	return 0;
+}
+
 static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 {
-	static const char *const formats[] = {
-		[FMT_TEXT] = "text", [FMT_JSON] = "json", [FMT_JUNIT] = "junit",
-		[FMT_KTAP] = "ktap", [FMT_LAVA] = "lava", [FMT_KCIDB] = "kcidb",
-	};
-	unsigned int f;
-	int i;
+	int i, ret;
 
 	memset(o, 0, sizeof(*o));
 	/* no cap: room for every --fail-on and --ignore given */
@@ -62,53 +110,13 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 	o->cmp.run_noise = PP_CMP_RUN_NOISE_PCT;
 	o->format = cli->json ? FMT_JSON : FMT_TEXT;
 	for (i = 0; i < cli->ncopts; i++) {
-		const struct pp_cli_opt *c = &cli->copts[i];
-
-		switch (c->val) {
-		case 't':
-			if (pp_parse_double(c->arg, 0, 100, &o->cmp.threshold) ||
-			    o->cmp.threshold <= 0 || o->cmp.threshold >= 100)
-				return pp_usage_err("compare: --threshold: '%s' is not a percentage between 0 and 100",
-						    c->arg);
-			break;
-		case 'N':
-			if (pp_parse_double(c->arg, 0, 100, &o->cmp.run_noise) || o->cmp.run_noise >= 100)
-				return pp_usage_err("compare: --run-noise: '%s' is not a percentage from 0 to 100",
-						    c->arg);
-			break;
-		case 's':
-			o->cmp.sort = true;
-			break;
-		case 'S':
-			o->cmp.strict = true;
-			break;
-		case 'H':
-			o->cmp.no_history = true;
-			break;
-		case PP_OPT_GATE_EMULATED:
-			o->cmp.gate_emulated = true;
-			break;
-		case 'F':
-		case 'I':
-			if (c->val == 'F')
-				o->cmp.fail_on[o->cmp.nfail_on++] = c->arg;
-			else
-				o->cmp.ignore[o->cmp.nignore++] = c->arg;
-			break;
-		case 'f':
-			for (f = 0; f < ARRAY_SIZE(formats); f++)
-				if (!strcmp(c->arg, formats[f]))
-					break;
-			if (f == ARRAY_SIZE(formats))
-				return pp_usage_err("compare: --format: '%s' is not one of text, json, junit, ktap, lava, kcidb",
-						    c->arg);
-			o->format = f;
-			break;
-		}
+		ret = parse_opt(o, &cli->copts[i]);
+		if (ret)
+			return ret;
 	}
 	if (cli->json && o->format != FMT_JSON)
 		return pp_usage_err("compare: --json and --format %s contradict each other",
-				    formats[o->format]);
+				    format_names[o->format]);
 	return 0;
 }
 
@@ -141,7 +149,7 @@ static void print_kdelta(const struct pp_cmp_row *r, bool text, double threshold
 	pp_print_close_object();
 }
 
-static void print_row(const struct pp_cmp_row *r, const struct cmp_opts *o)
+static void print_row(const struct pp_cmp_row *r, const struct pp_cmp_opts *o)
 {
 	const struct pp_cmp_pool *p = r->pool;
 
@@ -188,7 +196,7 @@ static void print_row(const struct pp_cmp_row *r, const struct cmp_opts *o)
 	pp_print_bool(PP_JSON, "fails", NULL, r->fails);
 	if (r->ok)
 		print_kdelta(r, r->st.verdict == PP_VERDICT_REGRESSION ||
-			     r->st.verdict == PP_VERDICT_IMPROVEMENT, o->cmp.threshold);
+			     r->st.verdict == PP_VERDICT_IMPROVEMENT, o->threshold);
 	pp_print_text("\n");
 	pp_print_close_object();
 }
@@ -214,7 +222,7 @@ static void print_side(const char *name, const struct pp_side *s)
  * the sides' repeated runs (the median over the keys), or assumed.
  */
 static void print_run_noise(const struct pp_cmp_row *rows, size_t nrows,
-			    const struct cmp_opts *o)
+			    const struct pp_cmp_opts *o)
 {
 	double *v = malloc((nrows ? nrows : 1) * sizeof(*v));
 	size_t i, n = 0, single = 0, hist = 0;
@@ -236,7 +244,7 @@ static void print_run_noise(const struct pp_cmp_row *rows, size_t nrows,
 		     "are the run-to-run variation alone\n", (unsigned long long)single);
 	pp_print_open_object("run_noise");
 	pp_print_bool(PP_JSON, "measured", NULL, measured);
-	pp_print_double(PP_JSON, "assumed_pct", NULL, o->cmp.run_noise);
+	pp_print_double(PP_JSON, "assumed_pct", NULL, o->run_noise);
 	if (n && measured) {
 		pp_print_num(PP_ANY, "median_pct",
 			     "run-to-run variation: measured from the runs' and rounds' medians, median %s%% over the keys",
@@ -247,7 +255,7 @@ static void print_run_noise(const struct pp_cmp_row *rows, size_t nrows,
 	} else if (n) {
 		pp_print_num(PP_FP, NULL, "run-to-run variation: assumed %s%% (one run a side cannot "
 			     "show it; 2+ runs a side, or run --rounds N, measure it; --run-noise PCT)\n",
-			     o->cmp.run_noise);
+			     o->run_noise);
 	}
 	pp_print_close_object();
 	free(v);
@@ -278,18 +286,18 @@ static void print_warning(const char *kind, const char *subject, const char *fmt
  * differ, interrupted runs, keys not compared and why, results the
  * harness flagged, --fail-on globs that name no key.
  */
-static void print_warnings(const struct pp_side *base, const struct pp_side *new,
-			   const struct pp_cmp_warn *w, size_t nw,
-			   const struct pp_cmp_row *rows, size_t nrows,
-			   const struct cmp_opts *o)
+static void print_warnings(const struct pp_comparison *c)
 {
-	const struct pp_side *sides[] = { base, new };
-	size_t i, j;
+	const struct pp_side *sides[] = { c->base, c->new };
+	const struct pp_cmp_warn *w = c->w;
+	const struct pp_cmp_row *rows = c->rows;
+	const struct pp_cmp_opts *o = c->o;
+	size_t i, j, nw = c->nw, nrows = c->nrows;
 	int g;
 
 	pp_print_open_array("warnings");
 	for (i = 0; i < nw; i++) {
-		const char *note = pp_cmp_warn_note(&w[i], &o->cmp);
+		const char *note = pp_cmp_warn_note(&w[i], o);
 
 		pp_print_open_object(NULL);
 		pp_print_string(PP_JSON, "kind", NULL, w[i].kind == PP_CMP_WARN_DIFFERS ? "fact" :
@@ -319,22 +327,23 @@ static void print_warnings(const struct pp_side *base, const struct pp_side *new
 		else if (r->unreliable)
 			print_warning("unreliable", r->pool->key, "%s: unreliable, %s%s",
 				      r->pool->key, r->pool->unreliable,
-				      o->cmp.strict ? "" : " (gates only with --strict)");
+				      o->strict ? "" : " (gates only with --strict)");
 	}
-	for (g = 0; g < o->cmp.nfail_on; g++) {
-		if (!pp_cmp_names_a_key(o->cmp.fail_on[g], rows, nrows))
-			print_warning("fail-on", o->cmp.fail_on[g],
-				      "--fail-on '%s' names no key of either side", o->cmp.fail_on[g]);
+	for (g = 0; g < o->nfail_on; g++) {
+		if (!pp_cmp_names_a_key(o->fail_on[g], rows, nrows))
+			print_warning("fail-on", o->fail_on[g],
+				      "--fail-on '%s' names no key of either side", o->fail_on[g]);
 	}
 	pp_print_close_array();
 }
 
-static void print_comparison(const struct pp_side *base, const struct pp_side *new,
-			     const struct pp_cmp_warn *w, size_t nw,
-			     const struct pp_cmp_row *rows, size_t nrows,
-			     const struct cmp_opts *o, const struct pp_cmp_findings *fd,
-			     const struct pp_cmp_kind *k)
+static void print_comparison(const struct pp_comparison *c)
 {
+	const struct pp_cmp_findings *fd = &c->fd;
+	const struct pp_cmp_kind *k = &c->k;
+	const struct pp_cmp_opts *o = c->o;
+	const struct pp_cmp_row *rows = c->rows;
+	size_t nrows = c->nrows;
 	static const char *const clocks[] = {
 		[PP_CMP_CLOCK_WALL] = PP_CLOCK_WALL,
 		[PP_CMP_CLOCK_VIRTUAL] = PP_CLOCK_VIRTUAL,
@@ -346,14 +355,14 @@ static void print_comparison(const struct pp_side *base, const struct pp_side *n
 
 	pp_print_open_object(NULL);
 	pp_print_text("base: ");
-	print_side("base", base);
+	print_side("base", c->base);
 	pp_print_text("\nnew:  ");
-	print_side("new", new);
+	print_side("new", c->new);
 	pp_print_text("\n");
-	pp_print_double(PP_JSON, "threshold_pct", NULL, o->cmp.threshold);
+	pp_print_double(PP_JSON, "threshold_pct", NULL, o->threshold);
 	pp_print_string(PP_JSON, "clock", NULL, clocks[k->clock]);
 	pp_print_bool(PP_JSON, "gates", NULL, k->gates);
-	print_warnings(base, new, w, nw, rows, nrows, o);
+	print_warnings(c);
 	if (insns)
 		pp_print_text("clock: %s on both sides (QEMU -icount): a change is an instruction-count change, the work done, not time\n",
 			      PP_CLOCK_VIRTUAL);
@@ -366,7 +375,7 @@ static void print_comparison(const struct pp_side *base, const struct pp_side *n
 			group = NULL;
 			pp_print_text("-- not gating: derived figures and facts (their verdicts set no exit)\n");
 		}
-		if (!o->cmp.sort && (!group || strcmp(group, rows[i].group))) {
+		if (!o->sort && (!group || strcmp(group, rows[i].group))) {
 			group = rows[i].group;
 			pp_print_text("-- %s\n", group);
 		}
@@ -375,7 +384,7 @@ static void print_comparison(const struct pp_side *base, const struct pp_side *n
 	pp_print_close_array();
 	pp_print_u64(PP_ANY, "regressions", "\n%llu regression", nreg);
 	pp_print_text("%s beyond ", nreg == 1 ? "" : "s");
-	pp_print_num(PP_FP, NULL, "%s%%", o->cmp.threshold);
+	pp_print_num(PP_FP, NULL, "%s%%", o->threshold);
 	pp_print_text(" at %.0f%% confidence%s%s", PP_CMP_CONF * 100,
 		      insns ? " (instruction counts)" : "",
 		      k->gates ? "" : k->emulated_wall ?
@@ -390,23 +399,14 @@ static void print_comparison(const struct pp_side *base, const struct pp_side *n
 
 /* --- output: CI formats --- */
 
-/* What every CI format writes beyond its rows. */
-struct ci_ctx {
-	const struct pp_side *base, *new;
-	const struct pp_cmp_warn *w;
-	size_t nw;
-	const struct cmp_opts *o;
-	const struct pp_cmp_findings *fd;
-};
-
 /* Warnings as comment lines ("# warning: ..."): KTAP, and LAVA's shell. */
-static void print_warn_comments(FILE *f, const struct ci_ctx *c)
+static void print_warn_comments(FILE *f, const struct pp_comparison *c)
 {
 	char text[PP_CMP_VALUE_MAX * 2 + 512];
 	size_t i;
 
 	for (i = 0; i < c->nw; i++) {
-		pp_cmp_warn_line(text, sizeof(text), &c->w[i], &c->o->cmp);
+		pp_cmp_warn_line(text, sizeof(text), &c->w[i], c->o);
 		text[strcspn(text, "\n")] = '\0';
 		fprintf(f, "# warning: %s\n", text);
 	}
@@ -478,15 +478,64 @@ static const char *ci_reason(const struct pp_cmp_row *r, char *buf, size_t size)
 	return buf;
 }
 
-static void print_junit(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row *rows,
-			size_t nrows)
+/* A key's testcase: failed, in error or skipped with its reason, and its figures. */
+static void junit_case(FILE *f, const struct pp_cmp_row *r)
 {
 	char text[PP_CMP_VALUE_MAX * 2 + 512], why[PP_CMP_WHY_MAX + 64];
-	const struct pp_cmp_findings *fd = c->fd;
+
+	fprintf(f, "  <testcase classname=\"perfprobe.%s\" name=\"", r->group);
+	xml_escaped(f, r->pool->key);
+	fprintf(f, "\" time=\"0\">\n");
+	row_summary(text, sizeof(text), r);
+	switch (ci_status(r)) {
+	case CI_FAIL:
+		fprintf(f, "    <failure type=\"regression\" message=\"");
+		xml_escaped(f, text);
+		fprintf(f, "\"/>\n");
+		break;
+	case CI_ERROR:
+		fprintf(f, "    <error type=\"%s\" message=\"", pp_cmp_problem_name(r->problem));
+		xml_escaped(f, ci_reason(r, why, sizeof(why)));
+		fprintf(f, "\"/>\n");
+		break;
+	case CI_SKIP:
+		fprintf(f, "    <skipped message=\"");
+		xml_escaped(f, ci_reason(r, why, sizeof(why)));
+		fprintf(f, "\"/>\n");
+		break;
+	case CI_PASS:
+		break;
+	}
+	fprintf(f, "    <system-out>");
+	xml_escaped(f, text);
+	fprintf(f, "</system-out>\n  </testcase>\n");
+}
+
+/* The warnings as the suite's properties. */
+static void junit_properties(FILE *f, const struct pp_comparison *c)
+{
+	char text[PP_CMP_VALUE_MAX * 2 + 512];
+	size_t i;
+
+	if (!c->nw)
+		return;
+	fprintf(f, "  <properties>\n");
+	for (i = 0; i < c->nw; i++) {
+		pp_cmp_warn_line(text, sizeof(text), &c->w[i], c->o);
+		fprintf(f, "    <property name=\"warning\" value=\"");
+		xml_escaped(f, text);
+		fprintf(f, "\"/>\n");
+	}
+	fprintf(f, "  </properties>\n");
+}
+
+static void print_junit(FILE *f, const struct pp_comparison *c)
+{
+	const struct pp_cmp_findings *fd = &c->fd;
 	size_t i, n[CI_SKIP + 1] = { 0 };
 
-	for (i = 0; i < nrows; i++)
-		n[ci_status(&rows[i])]++;
+	for (i = 0; i < c->nrows; i++)
+		n[ci_status(&c->rows[i])]++;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites>\n<testsuite name=\"perfprobe compare ");
 	xml_escaped(f, c->base->arg);
@@ -494,63 +543,27 @@ static void print_junit(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row
 	xml_escaped(f, c->new->arg);
 	/* nothing comparable: one error of the suite's own, never all passing */
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
-		nrows + !!fd->incomplete[0], n[CI_FAIL], n[CI_ERROR] + !!fd->incomplete[0],
+		c->nrows + !!fd->incomplete[0], n[CI_FAIL], n[CI_ERROR] + !!fd->incomplete[0],
 		n[CI_SKIP]);
-	if (c->nw)
-		fprintf(f, "  <properties>\n");
-	for (i = 0; i < c->nw; i++) {
-		pp_cmp_warn_line(text, sizeof(text), &c->w[i], &c->o->cmp);
-		fprintf(f, "    <property name=\"warning\" value=\"");
-		xml_escaped(f, text);
-		fprintf(f, "\"/>\n");
-	}
-	if (c->nw)
-		fprintf(f, "  </properties>\n");
+	junit_properties(f, c);
 	if (fd->incomplete[0]) {
 		fprintf(f, "  <testcase classname=\"perfprobe\" name=\"comparable\" time=\"0\">\n"
 			"    <error type=\"not-comparable\" message=\"");
 		xml_escaped(f, fd->incomplete);
 		fprintf(f, "\"/>\n  </testcase>\n");
 	}
-	for (i = 0; i < nrows; i++) {
-		const struct pp_cmp_row *r = &rows[i];
-
-		fprintf(f, "  <testcase classname=\"perfprobe.%s\" name=\"", r->group);
-		xml_escaped(f, r->pool->key);
-		fprintf(f, "\" time=\"0\">\n");
-		row_summary(text, sizeof(text), r);
-		switch (ci_status(r)) {
-		case CI_FAIL:
-			fprintf(f, "    <failure type=\"regression\" message=\"");
-			xml_escaped(f, text);
-			fprintf(f, "\"/>\n");
-			break;
-		case CI_ERROR:
-			fprintf(f, "    <error type=\"%s\" message=\"", pp_cmp_problem_name(r->problem));
-			xml_escaped(f, ci_reason(r, why, sizeof(why)));
-			fprintf(f, "\"/>\n");
-			break;
-		case CI_SKIP:
-			fprintf(f, "    <skipped message=\"");
-			xml_escaped(f, ci_reason(r, why, sizeof(why)));
-			fprintf(f, "\"/>\n");
-			break;
-		case CI_PASS:
-			break;
-		}
-		fprintf(f, "    <system-out>");
-		xml_escaped(f, text);
-		fprintf(f, "</system-out>\n  </testcase>\n");
-	}
+	for (i = 0; i < c->nrows; i++)
+		junit_case(f, &c->rows[i]);
 	fprintf(f, "</testsuite>\n</testsuites>\n");
 }
 
 /* KTAP: a test name is one word; keys already are. */
-static void print_ktap(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row *rows,
-		       size_t nrows)
+static void print_ktap(FILE *f, const struct pp_comparison *c)
 {
+	const struct pp_cmp_row *rows = c->rows;
+	size_t nrows = c->nrows;
 	char text[512], why[PP_CMP_WHY_MAX + 64];
-	const struct pp_cmp_findings *fd = c->fd;
+	const struct pp_cmp_findings *fd = &c->fd;
 	size_t i, k = !!fd->incomplete[0];
 
 	fprintf(f, "KTAP version 1\n1..%zu\n", nrows + k);
@@ -581,10 +594,10 @@ static void print_ktap(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row 
 }
 
 /* LAVA's lava-test-case lines: the change in % is the measurement. */
-static void print_lava(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row *rows,
-		       size_t nrows)
+static void print_lava(FILE *f, const struct pp_comparison *c)
 {
-	size_t i;
+	const struct pp_cmp_row *rows = c->rows;
+	size_t i, nrows = c->nrows;
 
 	print_warn_comments(f, c);
 	for (i = 0; i < nrows; i++) {
@@ -654,9 +667,10 @@ static json_t *kcidb_test(const struct pp_cmp_row *r, const char *build_id,
 	return t;
 }
 
-static int print_kcidb(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row *rows,
-		       size_t nrows)
+static int print_kcidb(FILE *f, const struct pp_comparison *c)
 {
+	const struct pp_cmp_row *rows = c->rows;
+	size_t nrows = c->nrows;
 	const struct pp_side *base = c->base, *new = c->new;
 	const struct pp_meta *m = &new->runs[0].meta;
 	json_t *doc = json_object(), *ver = json_object(), *co = json_object();
@@ -669,7 +683,7 @@ static int print_kcidb(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row 
 		json_t *wa = json_array();
 
 		for (i = 0; i < c->nw; i++) {
-			pp_cmp_warn_line(text, sizeof(text), &c->w[i], &c->o->cmp);
+			pp_cmp_warn_line(text, sizeof(text), &c->w[i], c->o);
 			json_array_append_new(wa, json_string(text));
 		}
 		json_object_set_new(misc, "warnings", wa);
@@ -701,21 +715,26 @@ static int print_kcidb(FILE *f, const struct ci_ctx *c, const struct pp_cmp_row 
 
 /* --- one comparison --- */
 
-static int compare_one(struct pp_side *base, struct pp_side *new,
-		       const struct cmp_opts *o, bool *regressed, bool *differs,
-		       bool *incomplete)
+/* What the comparisons found, for the exit code. */
+struct outcome {
+	bool regressed;		/* a regression that gates */
+	bool differs;		/* a warning --strict counts */
+	bool incomplete;	/* nothing can pass */
+};
+
+static int compare_one(const struct pp_side *base, const struct pp_side *new,
+		       const struct cmp_opts *o, struct outcome *out)
 {
 	char text[PP_CMP_VALUE_MAX * 2 + 512];
 	struct pp_comparison cmp;
 	const struct pp_cmp_findings *fd = &cmp.fd;
-	struct ci_ctx c;
 	size_t i;
 	int ret;
 
 	ret = pp_comparison_build(&cmp, base, new, &o->cmp);
 	if (ret) {
 		pp_err("compare: %s", strerror(-ret));
-		goto out;
+		goto free_comparison;
 	}
 	if (o->format != FMT_TEXT && o->format != FMT_JSON) {
 		for (i = 0; i < cmp.nw; i++) {
@@ -729,32 +748,31 @@ static int compare_one(struct pp_side *base, struct pp_side *new,
 	}
 	if (fd->incomplete[0])
 		pp_err("compare: not comparable: %s", fd->incomplete);
-	c = (struct ci_ctx){ base, new, cmp.w, cmp.nw, o, fd };
 	switch (o->format) {
 	case FMT_TEXT:
 	case FMT_JSON:
-		print_comparison(base, new, cmp.w, cmp.nw, cmp.rows, cmp.nrows, o, fd, &cmp.k);
+		print_comparison(&cmp);
 		break;
 	case FMT_JUNIT:
-		print_junit(stdout, &c, cmp.rows, cmp.nrows);
+		print_junit(stdout, &cmp);
 		break;
 	case FMT_KTAP:
-		print_ktap(stdout, &c, cmp.rows, cmp.nrows);
+		print_ktap(stdout, &cmp);
 		break;
 	case FMT_LAVA:
-		print_lava(stdout, &c, cmp.rows, cmp.nrows);
+		print_lava(stdout, &cmp);
 		break;
 	case FMT_KCIDB:
-		ret = print_kcidb(stdout, &c, cmp.rows, cmp.nrows);
+		ret = print_kcidb(stdout, &cmp);
 		break;
 	}
-	*regressed |= fd->nfail > 0;
+	out->regressed |= fd->nfail > 0;
 	/* --strict: any warning but an unreliable key, or emulation it was told to gate */
 	for (i = 0; i < cmp.nw; i++)
-		*differs |= pp_cmp_warn_counts(&cmp.w[i], &o->cmp);
-	*differs |= fd->nwarn - fd->nunreliable > cmp.nw;
-	*incomplete |= fd->incomplete[0] != '\0';
-out:
+		out->differs |= pp_cmp_warn_counts(&cmp.w[i], &o->cmp);
+	out->differs |= fd->nwarn - fd->nunreliable > cmp.nw;
+	out->incomplete |= fd->incomplete[0] != '\0';
+free_comparison:
 	pp_comparison_free(&cmp);
 	return ret ? PP_EXIT_FAIL : 0;
 }
@@ -762,8 +780,8 @@ out:
 static int compare_sides(struct pp_cli *cli, int argc, char **argv,
 			 const struct cmp_opts *opts)
 {
-	bool regressed = false, differs = false, incomplete = false;
 	const struct cmp_opts o = *opts;
+	struct outcome out = { false, false, false };
 	struct pp_side *sides;
 	int i, ret = 0;
 
@@ -788,7 +806,7 @@ static int compare_sides(struct pp_cli *cli, int argc, char **argv,
 	for (i = 1; i < argc && !ret; i++) {
 		if (i > 1)
 			pp_print_text("\n");
-		ret = compare_one(&sides[0], &sides[i], &o, &regressed, &differs, &incomplete);
+		ret = compare_one(&sides[0], &sides[i], &o, &out);
 	}
 	if (o.format == FMT_TEXT || o.format == FMT_JSON) {
 		pp_print_close_array();
@@ -796,9 +814,9 @@ static int compare_sides(struct pp_cli *cli, int argc, char **argv,
 			ret = PP_EXIT_FAIL;
 	}
 	/* fail closed: nothing that could pass when data is missing */
-	if (!ret && (incomplete || (o.cmp.strict && differs)))
+	if (!ret && (out.incomplete || (o.cmp.strict && out.differs)))
 		ret = PP_EXIT_NOT_COMPARABLE;
-	else if (!ret && regressed)
+	else if (!ret && out.regressed)
 		ret = PP_EXIT_REGRESSION;
 out:
 	for (i = 0; i < argc; i++)

@@ -92,6 +92,7 @@ static int side_history(struct pp_side *s, const char *results_dir)
 	char dir[PATH_MAX], err[512];
 	struct stat *own;
 	size_t i, j;
+	int ret = 0;
 
 	for (i = 1; i < s->npaths; i++)
 		if (!same_setup(&s->runs[i].meta, m))
@@ -107,9 +108,8 @@ static int side_history(struct pp_side *s, const char *results_dir)
 	s->hist = calloc(all.n ? all.n : 1, sizeof(*s->hist));
 	own = calloc(s->npaths, sizeof(*own));	/* the side's files, by inode */
 	if (!s->hist || !own) {
-		free(own);
-		pp_runsel_free(&all);
-		return PP_EXIT_FAIL;
+		ret = PP_EXIT_FAIL;
+		goto free_all;
 	}
 	for (j = 0; j < s->npaths; j++)
 		if (stat(s->paths[j], &own[j]))
@@ -130,9 +130,10 @@ static int side_history(struct pp_side *s, const char *results_dir)
 		else
 			pp_run_free(h);
 	}
+free_all:
 	free(own);
 	pp_runsel_free(&all);
-	return 0;
+	return ret;
 }
 
 void pp_side_free(struct pp_side *s)
@@ -428,64 +429,66 @@ bool pp_cmp_names_a_key(const char *glob, const struct pp_cmp_row *rows, size_t 
 }
 
 
-static int build_rows(const struct pp_side *base, const struct pp_side *new,
-		      const struct pp_cmp_opts *o, const struct pp_cmp_kind *k,
-		      struct pp_cmp_pool **pool, size_t *npool, struct pp_cmp_row **out,
-		      size_t *nout, struct pp_cmp_findings *fd)
+/* Pool r's key over the sides' runs and their history, and judge it. */
+static void judge_row(struct pp_comparison *c, struct pp_cmp_row *r, struct pp_cmp_pool *p)
 {
-	struct pp_cmp_row *rows;
-	size_t i, n = 0;
+	const struct pp_side *base = c->base, *new = c->new;
+	const struct pp_cmp_opts *o = c->o;
+	struct pp_cmp_findings *fd = &c->fd;
+	bool named = !o->nfail_on || matches(o->fail_on, o->nfail_on, p->key);
+
+	r->pool = p;
+	r->group = key_group(p->key);
+	pp_cmp_history(p, base->hist, base->nhist);
+	/* the same setup on both sides: one history, counted once */
+	if (!base->nhist || !same_setup(&base->runs[0].meta, &new->runs[0].meta))
+		pp_cmp_history(p, new->hist, new->nhist);
+	r->gates = pp_cmp_gates(p);
+	/* instructions against time: no figure is compared */
+	if (c->k.clock == PP_CMP_CLOCK_MIXED)
+		r->problem = PP_PB_CLOCK;
+	r->ok = !r->problem && !p->conflict && p->nbase && p->nnew &&
+		!pp_cmp_runs(p, o->threshold, o->run_noise, &r->st);
+	if (!r->ok) {
+		row_problem(r, base, new);
+		fd->nwarn++;
+		/* a key --fail-on names must be measured on the new side */
+		if (o->nfail_on && named && r->on_new && !fd->incomplete[0])
+			snprintf(fd->incomplete, sizeof(fd->incomplete),
+				 "%s, named by --fail-on: %.120s", p->key, r->why);
+	} else {
+		fd->nok++;
+		r->unreliable = p->unreliable[0];
+		fd->nwarn += r->unreliable;
+		fd->nunreliable += r->unreliable;
+	}
+	if (r->ok && r->gates && r->st.verdict == PP_VERDICT_REGRESSION) {
+		fd->nreg++;
+		r->fails = c->k.gates && named && (!r->unreliable || o->strict);
+		fd->nfail += r->fails;
+	}
+}
+
+/* The keys pooled, each not --ignore'd a row, judged and sorted: 0 or -errno. */
+static int build_rows(struct pp_comparison *c)
+{
+	const struct pp_side *base = c->base, *new = c->new;
+	size_t i;
 	int ret;
 
-	ret = pp_cmp_pool(base->runs, base->npaths, new->runs, new->npaths, pool, npool);
+	ret = pp_cmp_pool(base->runs, base->npaths, new->runs, new->npaths, &c->pool, &c->npool);
 	if (ret)
 		return ret;
-	rows = calloc(*npool ? *npool : 1, sizeof(*rows));
-	if (!rows)
+	c->rows = calloc(c->npool ? c->npool : 1, sizeof(*c->rows));
+	if (!c->rows)
 		return -ENOMEM;
-	for (i = 0; i < *npool; i++) {
-		struct pp_cmp_pool *p = &(*pool)[i];
-		struct pp_cmp_row *r = &rows[n];
-		bool named = !o->nfail_on || matches(o->fail_on, o->nfail_on, p->key);
-
-		if (matches(o->ignore, o->nignore, p->key))
+	for (i = 0; i < c->npool; i++) {
+		if (matches(c->o->ignore, c->o->nignore, c->pool[i].key))
 			continue;
-		r->pool = p;
-		r->group = key_group(p->key);
-		pp_cmp_history(p, base->hist, base->nhist);
-		/* the same setup on both sides: one history, counted once */
-		if (!base->nhist || !same_setup(&base->runs[0].meta, &new->runs[0].meta))
-			pp_cmp_history(p, new->hist, new->nhist);
-		r->gates = pp_cmp_gates(p);
-		/* instructions against time: no figure is compared */
-		if (k->clock == PP_CMP_CLOCK_MIXED)
-			r->problem = PP_PB_CLOCK;
-		r->ok = !r->problem && !p->conflict && p->nbase && p->nnew &&
-			!pp_cmp_runs(p, o->threshold, o->run_noise, &r->st);
-		if (!r->ok) {
-			row_problem(r, base, new);
-			fd->nwarn++;
-			/* a key --fail-on names must be measured on the new side */
-			if (o->nfail_on && named && r->on_new && !fd->incomplete[0])
-				snprintf(fd->incomplete, sizeof(fd->incomplete),
-					 "%s, named by --fail-on: %.120s", p->key, r->why);
-		} else {
-			fd->nok++;
-			r->unreliable = p->unreliable[0];
-			fd->nwarn += r->unreliable;
-			fd->nunreliable += r->unreliable;
-		}
-		if (r->ok && r->gates && r->st.verdict == PP_VERDICT_REGRESSION) {
-			fd->nreg++;
-			r->fails = k->gates && named && (!r->unreliable || o->strict);
-			fd->nfail += r->fails;
-		}
-		n++;
+		judge_row(c, &c->rows[c->nrows++], &c->pool[i]);
 	}
-	sort_by_verdict = o->sort;
-	qsort(rows, n, sizeof(*rows), cmp_rows);
-	*out = rows;
-	*nout = n;
+	sort_by_verdict = c->o->sort;
+	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_rows);
 	return 0;
 }
 
@@ -493,20 +496,21 @@ static int build_rows(const struct pp_side *base, const struct pp_side *new,
  * What the comparison found beyond its verdicts, counted for the exit:
  * the warnings and why nothing can pass when that is so.
  */
-static void find_more(const struct pp_side *base, const struct pp_side *new,
-		      const struct pp_cmp_row *rows, size_t nrows, size_t nw,
-		      const struct pp_cmp_opts *o, struct pp_cmp_findings *fd)
+static void find_more(struct pp_comparison *c)
 {
+	const struct pp_side *base = c->base, *new = c->new;
+	const struct pp_cmp_opts *o = c->o;
+	struct pp_cmp_findings *fd = &c->fd;
 	size_t i;
 	int g;
 
-	fd->nwarn += nw;
+	fd->nwarn += c->nw;
 	for (i = 0; i < base->npaths; i++)
 		fd->nwarn += base->runs[i].interrupted;
 	for (i = 0; i < new->npaths; i++)
 		fd->nwarn += new->runs[i].interrupted;
 	for (g = 0; g < o->nfail_on; g++) {
-		if (!pp_cmp_names_a_key(o->fail_on[g], rows, nrows)) {
+		if (!pp_cmp_names_a_key(o->fail_on[g], c->rows, c->nrows)) {
 			fd->nwarn++;
 			if (!fd->incomplete[0])
 				snprintf(fd->incomplete, sizeof(fd->incomplete),
@@ -515,7 +519,8 @@ static void find_more(const struct pp_side *base, const struct pp_side *new,
 	}
 	if (!fd->nok)
 		snprintf(fd->incomplete, sizeof(fd->incomplete),
-			 "no key of '%.120s' has samples on both sides (%zu keys seen)", new->arg, nrows);
+			 "no key of '%.120s' has samples on both sides (%zu keys seen)", new->arg,
+			 c->nrows);
 }
 
 
@@ -546,10 +551,10 @@ int pp_comparison_build(struct pp_comparison *c, const struct pp_side *base,
 	for (i = 0; i < c->nw; i++)
 		c->k.emulated_wall |= c->w[i].kind == PP_CMP_WARN_EMULATED;
 	c->k.gates = !c->k.emulated_wall || o->gate_emulated;
-	ret = build_rows(base, new, o, &c->k, &c->pool, &c->npool, &c->rows, &c->nrows, &c->fd);
+	ret = build_rows(c);
 	if (ret)
 		return ret;
-	find_more(base, new, c->rows, c->nrows, c->nw, o, &c->fd);
+	find_more(c);
 	return 0;
 }
 

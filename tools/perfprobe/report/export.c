@@ -96,26 +96,30 @@ int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
 		return ret;
 	f = cli->out ? open_memstream(&buf, &len) : stdout;
 	if (!f) {
-		pp_runs_free(runs, n);
 		pp_err("export: out of memory");
-		return PP_EXIT_FAIL;
+		ret = PP_EXIT_FAIL;
+		goto free_runs;
 	}
 	fputs("label,release,date,host,key,unit,value,median,min,max,mean,cv_pct,n,noisy\r\n", f);
 	for (i = 0; i < n; i++)
 		export_run(f, &runs[i]);
-	pp_runs_free(runs, n);
-	if (f == stdout)
-		return fflush(stdout) ? PP_EXIT_FAIL : 0;
+	if (f == stdout) {
+		ret = fflush(stdout) ? PP_EXIT_FAIL : 0;
+		goto free_runs;
+	}
 	if (fclose(f)) {
-		free(buf);
 		pp_err("export: out of memory");
-		return PP_EXIT_FAIL;
+		ret = PP_EXIT_FAIL;
+		goto free_buf;
 	}
 	ret = pp_write_file_atomic(cli->out, buf, len);
-	free(buf);
 	if (ret) {
 		pp_err("export: cannot write %s: %s", cli->out, strerror(-ret));
-		return PP_EXIT_FAIL;
+		ret = PP_EXIT_FAIL;
 	}
-	return 0;
+free_buf:
+	free(buf);
+free_runs:
+	pp_runs_free(runs, n);
+	return ret;
 }

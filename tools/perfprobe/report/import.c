@@ -299,31 +299,47 @@ static void raw_header(struct pp_run *run, const char *l)
 	}
 }
 
+/* A row that does not belong in its block: noted, not imported. */
+static int not_a_row(struct pp_import *im, unsigned int ln, const char *l)
+{
+	note(im, ln, "not a row of its block: %.80s", l);
+	return 0;
+}
+
+/* A row of lat_mem_rd's curve: the size in MB (2^20), ns. */
+static int raw_memrd_row(struct pp_import *im, struct pp_run *run, const struct raw *st,
+			 unsigned int ln, const char *l)
+{
+	char key[PP_KEY_MAX], v1[32], v2[32];
+	struct place pl;
+	double x, y;
+
+	if (sscanf(l, "%lf %lf", &x, &y) != 2 || !place_nth(0, match_block, st->curve, &pl))
+		return not_a_row(im, ln, l);
+	snprintf(v1, sizeof(v1), "%u", st->stride);
+	pp_key_size_name(v2, sizeof(v2), pp_memrd_bytes(x), pl.d->size);
+	if (!fill(key, sizeof(key), pp_show_key(pl.d, pl.s), (const char *const[]){ v1, v2 }, 2))
+		return not_a_row(im, ln, l);
+	return put(im, run, ln, key, pl.d, y);
+}
+
 static int raw_block_row(struct pp_import *im, struct pp_run *run, struct raw *st, unsigned int ln,
 			 const char *l)
 {
 	char key[PP_KEY_MAX], v1[32], v2[32], tok[4][32];
 	struct place pl;
 	unsigned int i;
-	double x, y;
+	double x;
 	int ret;
 
-	if (st->b == B_MEMRD) {		/* size in MB (2^20), ns */
-		if (sscanf(l, "%lf %lf", &x, &y) != 2 ||
-		    !place_nth(0, match_block, st->curve, &pl))
-			goto bad;
-		snprintf(v1, sizeof(v1), "%u", st->stride);
-		pp_key_size_name(v2, sizeof(v2), pp_memrd_bytes(x), pl.d->size);
-		if (!fill(key, sizeof(key), pp_show_key(pl.d, pl.s), (const char *const[]){ v1, v2 }, 2))
-			goto bad;
-		return put(im, run, ln, key, pl.d, y);
-	}
+	if (st->b == B_MEMRD)
+		return raw_memrd_row(im, run, st, ln, l);
 	if (st->b != B_ROWS) {
 		note(im, ln, "in a block perfprobe has no key for: %.80s", l);
 		return 0;
 	}
 	if (sscanf(l, "%31s %31s %31s %31s", tok[0], tok[1], tok[2], tok[3]) < 2)
-		goto bad;
+		return not_a_row(im, ln, l);
 	x = strtod(tok[0], NULL);
 	for (i = 0; place_nth(i, match_block, st->head, &pl); i++) {
 		const char *t = pp_show_key(pl.d, pl.s);
@@ -337,21 +353,21 @@ static int raw_block_row(struct pp_import *im, struct pp_run *run, struct raw *s
 			snprintf(v1, sizeof(v1), "%.0f", x);
 			snprintf(v2, sizeof(v2), "%u", st->ctx_kb);
 			if (!fill(key, sizeof(key), t, (const char *const[]){ v1, v2 }, 2))
-				goto bad;
+				return not_a_row(im, ln, l);
 			return put(im, run, ln, key, pl.d, strtod(tok[1], NULL));
 		case PP_LM_RATE:	/* "Nk", files, creations/s, deletions/s */
 			if (pl.s->lm_col < 2 || pl.s->lm_col > 4 || !strchr(tok[0], 'k'))
-				goto bad;
+				return not_a_row(im, ln, l);
 			snprintf(v1, sizeof(v1), "%.*s", (int)strcspn(tok[0], "k"), tok[0]);
 			if (!fill(key, sizeof(key), t, (const char *const[]){ v1 }, 1))
-				goto bad;
+				return not_a_row(im, ln, l);
 			ret = put(im, run, ln, key, pl.d,
 				  per_second(pl.d, strtod(tok[pl.s->lm_col - 1], NULL)));
 			if (ret < -1)
 				return ret;
 			break;
 		case PP_LM_CURVE:
-			goto bad;
+			return not_a_row(im, ln, l);
 		}
 	}
 	if (st->rows == PP_LM_RATE && i)
@@ -361,9 +377,7 @@ static int raw_block_row(struct pp_import *im, struct pp_run *run, struct raw *s
 		     pp_show_key(pl.d, pl.s), x);
 		return 0;
 	}
-bad:
-	note(im, ln, "not a row of its block: %.80s", l);
-	return 0;
+	return not_a_row(im, ln, l);
 }
 
 static int raw_line(struct pp_import *im, struct pp_run *run, struct raw *st, unsigned int ln,
@@ -528,129 +542,208 @@ struct tok {
 	bool bol;	/* first on its line */
 };
 
-/* Set a row's run and its cells from a table row: name tokens, then values. */
-static int put_row(struct pp_import *im, const struct stable *t, const struct scol *cols,
-		   size_t ncols, struct tok *tk, size_t ntk, const size_t *span, size_t nspan,
-		   bool spaced)
-{
-	char name[64] = "", os[128] = "";
-	size_t i, first, nv, c, ntoks;
-	const char *desc = NULL;
-	struct pp_run *run;
+/*
+ * A table's layout: its columns, and where each value column's dashes
+ * are (the first and last character of each) when the file kept its
+ * spacing.
+ */
+struct layout {
+	const struct stable *t;
+	struct scol cols[SCOLS_MAX];
+	size_t ncols;
+	size_t span[64];
+	size_t nspan;
+};
 
+/* Do a row's tokens keep the file's spacing (two blanks or more between two)? */
+static bool row_spaced(const struct tok *tk, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k + 1 < n; k++)
+		if (tk[k + 1].line == tk[k].line && tk[k + 1].col > tk[k].col + strlen(tk[k].s) + 1)
+			return true;
+	return false;
+}
+
+/* Is w an OS's name, the second word of "ARM610.ol NetBSD 1.6E" (a host, then its OS)? */
+static bool is_os(const char *w)
+{
+	static const char *const oses[] = {
+		"Linux", "NetBSD", "FreeBSD", "OpenBSD", "Darwin", "SunOS",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(oses); i++)
+		if (!strcmp(w, oses[i]))
+			return true;
+	return false;
+}
+
+/* A row's name, Host OS (2 tokens or more) or OS, and where its values start. */
+struct row_name {
+	char name[64], os[128];
+	size_t first;
+	const struct tok *desc;	/* the system parameters' Description, or NULL */
+};
+
+static void parse_row_name(struct row_name *rn, const struct stable *t, const struct tok *tk,
+			   size_t ntk)
+{
+	size_t i, ntoks;
+
+	rn->name[0] = rn->os[0] = '\0';
 	for (i = 0; i < ntk && !(is_cell(tk[i].s) && i > 0); i++)
 		;
-	first = i;
+	rn->first = i;
 	/* the system parameters' Description ("x86_64-linux-gnu") ends the name */
-	if (!strcmp(t->title, "Basic system parameters") && first >= 2) {
-		desc = tk[first - 1].s;
-		ntoks = first - 1;
+	if (!strcmp(t->title, "Basic system parameters") && rn->first >= 2) {
+		rn->desc = &tk[rn->first - 1];
+		ntoks = rn->first - 1;
 	} else {
-		ntoks = first;
+		rn->desc = NULL;
+		ntoks = rn->first;
 	}
-	/* the name: Host OS (2 tokens or more) or OS */
 	for (i = 0; i < ntoks; i++) {
-		size_t len = strlen(name);
+		size_t len = strlen(rn->name);
 
-		snprintf(name + len, sizeof(name) - len, "%s%s", len ? " " : "", tk[i].s);
+		snprintf(rn->name + len, sizeof(rn->name) - len, "%s%s", len ? " " : "", tk[i].s);
 	}
-	if (ntoks >= 2 && (!strcmp(tk[1].s, "Linux") ||
-					  !strcmp(tk[1].s, "NetBSD") ||
-					  !strcmp(tk[1].s, "FreeBSD") ||
-					  !strcmp(tk[1].s, "OpenBSD") ||
-					  !strcmp(tk[1].s, "Darwin") ||
-					  !strcmp(tk[1].s, "SunOS"))) {
-		/* "ARM610.ol NetBSD 1.6E": a host, then its OS */
-		snprintf(os, sizeof(os), "%s", strchr(name, ' ') + 1);
-		name[strcspn(name, " ")] = '\0';
+	if (ntoks >= 2 && is_os(tk[1].s)) {
+		snprintf(rn->os, sizeof(rn->os), "%s", strchr(rn->name, ' ') + 1);
+		rn->name[strcspn(rn->name, " ")] = '\0';
 	} else {
-		snprintf(os, sizeof(os), "%s", name);
+		snprintf(rn->os, sizeof(rn->os), "%s", rn->name);
 	}
-	run = run_named(im, name);
-	if (!run)
-		return -ENOSPC;
-	if (!run->meta.sysname[0]) {
-		char sys[32] = "", rel[96] = "";
+}
 
-		sscanf(os, "%31s %95s", sys, rel);
-		pp_strlcpy(run->meta.sysname, sys, sizeof(run->meta.sysname));
-		pp_strlcpy(run->meta.release, rel[0] ? rel : sys, sizeof(run->meta.release));
-		pp_strlcpy(run->meta.kversion, os, sizeof(run->meta.kversion));
-		pp_strlcpy(run->meta.hostname, strcmp(name, os) ? name : "",
-			   sizeof(run->meta.hostname));
-		/* the host's name, or with no host column the release */
-		pp_strlcpy(run->meta.label, strcmp(name, os) || !rel[0] ? name : rel,
-			   sizeof(run->meta.label));
-		/* a label is [A-Za-z0-9._+-]: the rest becomes '_' */
-		for (i = 0; run->meta.label[i]; i++)
-			if (!isalnum((unsigned char)run->meta.label[i]) &&
-			    !strchr("._+-", run->meta.label[i]))
-				run->meta.label[i] = '_';
+/* A new run's meta from its row's name: its system, release and host, and a label. */
+static void row_meta(struct pp_meta *m, const char *name, const char *os)
+{
+	char sys[32] = "", rel[96] = "";
+	size_t i;
+
+	sscanf(os, "%31s %95s", sys, rel);
+	pp_strlcpy(m->sysname, sys, sizeof(m->sysname));
+	pp_strlcpy(m->release, rel[0] ? rel : sys, sizeof(m->release));
+	pp_strlcpy(m->kversion, os, sizeof(m->kversion));
+	pp_strlcpy(m->hostname, strcmp(name, os) ? name : "", sizeof(m->hostname));
+	/* the host's name, or with no host column the release */
+	pp_strlcpy(m->label, strcmp(name, os) || !rel[0] ? name : rel, sizeof(m->label));
+	/* a label is [A-Za-z0-9._+-]: the rest becomes '_' */
+	for (i = 0; m->label[i]; i++)
+		if (!isalnum((unsigned char)m->label[i]) && !strchr("._+-", m->label[i]))
+			m->label[i] = '_';
+}
+
+/* A row's run and its values. */
+struct row {
+	struct pp_run *run;
+	const char *name;
+	const struct tok *vals;
+	size_t nv;
+	bool spaced;		/* it kept the file's spacing */
+};
+
+/*
+ * The column of the row's value i: its place when the row has a value
+ * for each column, else the column whose dashes are under its end when
+ * the file kept its spacing; false (a note says why) when neither.
+ */
+static bool value_col(struct pp_import *im, const struct layout *lt, const struct row *row,
+		      size_t i, size_t *c)
+{
+	const struct tok *v = &row->vals[i];
+	size_t end;
+
+	if (row->nv == lt->ncols) {
+		*c = i;
+		return true;
 	}
-	if (desc) {
-		pp_strlcpy(run->meta.machine, desc, sizeof(run->meta.machine));
-		note(im, tk[first - 1].line, "%s: \"%s\": the description, as the machine", name,
-		     desc);
+	if (!row->spaced || lt->nspan != lt->ncols) {
+		note(im, v->line, "%s: \"%s\": %zu of the %s table's %zu cells in the row "
+		     "and no column spacing to place them by", row->name, v->s, row->nv,
+		     lt->t->title, lt->ncols);
+		return false;
 	}
-	for (nv = 0; first + nv < ntk && is_cell(tk[first + nv].s); nv++)
+	end = v->col + strlen(v->s) - 1;
+	for (*c = 0; *c < lt->nspan && !(end >= lt->span[2 * *c] && end <= lt->span[2 * *c + 1]);
+	     (*c)++)
+		;
+	if (*c == lt->nspan) {
+		note(im, v->line, "%s: \"%s\" is under no column of the %s table", row->name, v->s,
+		     lt->t->title);
+		return false;
+	}
+	return true;
+}
+
+/* The row's value i in column c: the clock, a key's figure, or a note that it is none. */
+static int put_cell(struct pp_import *im, const struct layout *lt, const struct row *row,
+		    size_t i, size_t c)
+{
+	const struct tok *v = &row->vals[i];
+	const struct scol *col = &lt->cols[c];
+	struct pp_meta *m = &row->run->meta;
+
+	if (col->mhz) {
+		m->mhz.mhz = cell_value(v->s);
+		m->mhz.trusted = true;
+		pp_strlcpy(m->mhz.method, "lmbench's summary", sizeof(m->mhz.method));
+		im->imported++;
+	} else if (!col->d) {
+		note(im, v->line, "%s: %s in the %s table: no perfprobe key", row->name, v->s,
+		     lt->t->title);
+	} else if (put(im, row->run, v->line, col->key, col->d, cell_value(v->s)) < -1) {
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Set a row's run and its cells from a table row: name tokens, then values. */
+static int put_row(struct pp_import *im, const struct layout *lt, const struct tok *tk, size_t ntk)
+{
+	struct row row = { .spaced = row_spaced(tk, ntk) };
+	struct row_name rn;
+	size_t i, c;
+
+	parse_row_name(&rn, lt->t, tk, ntk);
+	row.name = rn.name;
+	row.run = run_named(im, rn.name);
+	if (!row.run)
+		return -ENOSPC;
+	if (!row.run->meta.sysname[0])
+		row_meta(&row.run->meta, rn.name, rn.os);
+	if (rn.desc) {
+		pp_strlcpy(row.run->meta.machine, rn.desc->s, sizeof(row.run->meta.machine));
+		note(im, rn.desc->line, "%s: \"%s\": the description, as the machine", rn.name,
+		     rn.desc->s);
+	}
+	row.vals = &tk[rn.first];
+	for (row.nv = 0; rn.first + row.nv < ntk && is_cell(row.vals[row.nv].s); row.nv++)
 		;
 	/* text after the values ("Bad mhz?" under Guesses): a cell of no key */
-	for (i = first + nv; i < ntk; i++)
-		note(im, tk[i].line, "%s: \"%s\": a text cell", name, tk[i].s);
-	for (i = 0; i < nv; i++) {
-		const struct tok *v = &tk[first + i];
-		double x = cell_value(v->s);
-
-		if (nv == ncols) {
-			c = i;
-		} else if (spaced && nspan == ncols) {
-			/* the column whose dashes are under the cell's end */
-			size_t end = v->col + strlen(v->s) - 1;
-
-			for (c = 0; c < nspan && !(end >= span[2 * c] && end <= span[2 * c + 1]); c++)
-				;
-			if (c == nspan) {
-				note(im, v->line, "%s: \"%s\" is under no column of the %s table",
-				     name, v->s, t->title);
-				continue;
-			}
-		} else {
-			note(im, v->line, "%s: \"%s\": %zu of the %s table's %zu cells in the row "
-			     "and no column spacing to place them by", name, v->s, nv, t->title,
-			     ncols);
+	for (i = rn.first + row.nv; i < ntk; i++)
+		note(im, tk[i].line, "%s: \"%s\": a text cell", rn.name, tk[i].s);
+	for (i = 0; i < row.nv; i++) {
+		if (!value_col(im, lt, &row, i, &c) || !strcmp(row.vals[i].s, "-"))
 			continue;
-		}
-		if (!strcmp(v->s, "-"))
-			continue;
-		if (cols[c].mhz) {
-			run->meta.mhz.mhz = x;
-			run->meta.mhz.trusted = true;
-			pp_strlcpy(run->meta.mhz.method, "lmbench's summary",
-				   sizeof(run->meta.mhz.method));
-			im->imported++;
-		} else if (!cols[c].d) {
-			note(im, v->line, "%s: %s in the %s table: no perfprobe key", name, v->s,
-			     t->title);
-		} else if (put(im, run, v->line, cols[c].key, cols[c].d, x) < -1) {
+		if (put_cell(im, lt, &row, i, c))
 			return -ENOMEM;
-		}
 	}
 	return 0;
 }
 
 /*
- * One table: its tokens from after the title to the next title.  Header
- * words up to the dashes (the first run of them, whose positions give
- * the columns when the file kept its spacing), then rows: each a name
- * and cells, one row a line, or (a copy that joined the lines) name and
- * as many cells as there are columns.
+ * Table t's layout from its head: header words up to the dashes (the
+ * first run of them, whose positions give the columns when the file
+ * kept its spacing).  Returns where the rows start.
  */
-static int summary_table(struct pp_import *im, const struct stable *t, struct tok *tk, size_t ntk)
+static size_t table_layout(struct layout *lt, const struct tok *tk, size_t ntk)
 {
-	struct scol cols[SCOLS_MAX];
-	size_t i = 0, ncols, span[64], nspan = 0, start, dash_line = 0;
-	bool spaced = false, layout3 = false;
-	int ret = 0;
+	const struct stable *t = lt->t;
+	size_t i = 0, dash_line = 0;
+	bool layout3 = false;
 
 	for (; i < ntk && !is_dashes(tk[i].s); i++)
 		if (t->marker && strstr(tk[i].s, t->marker))
@@ -670,54 +763,79 @@ static int summary_table(struct pp_import *im, const struct stable *t, struct to
 		while (i > 0 && is_dashes(tk[i - 1].s))
 			i--;
 	}
-	ncols = layout3 ? t->ncols3 : t->ncols2;
-	stable_cols(t, ncols, cols);
+	lt->ncols = layout3 ? t->ncols3 : t->ncols2;
+	stable_cols(t, lt->ncols, lt->cols);
 	/* the dashes: host/OS columns and one a value column */
+	lt->nspan = 0;
 	if (i < ntk)
 		dash_line = tk[i].line;
 	for (; i < ntk && is_dashes(tk[i].s); i++)
-		if (tk[i].line == dash_line && nspan < ARRAY_SIZE(span) / 2) {
-			span[2 * nspan] = tk[i].col;
-			span[2 * nspan + 1] = tk[i].col + strlen(tk[i].s) - 1;
-			nspan++;
+		if (tk[i].line == dash_line && lt->nspan < ARRAY_SIZE(lt->span) / 2) {
+			lt->span[2 * lt->nspan] = tk[i].col;
+			lt->span[2 * lt->nspan + 1] = tk[i].col + strlen(tk[i].s) - 1;
+			lt->nspan++;
 		}
 	/* value columns: the last ncols dash runs of the line */
-	if (nspan >= ncols) {
-		memmove(span, span + 2 * (nspan - ncols), 2 * ncols * sizeof(span[0]));
-		nspan = ncols;
+	if (lt->nspan >= lt->ncols) {
+		memmove(lt->span, lt->span + 2 * (lt->nspan - lt->ncols),
+			2 * lt->ncols * sizeof(lt->span[0]));
+		lt->nspan = lt->ncols;
 	}
-	while (i < ntk && !is_dashes(tk[i].s) && !ret) {
-		size_t j, k, nv = 0;
+	return i;
+}
 
-		start = i;
-		/* the name, then cells: to the end of the line or ncols of them */
-		for (j = i; j < ntk && !is_dashes(tk[j].s); j++) {
-			if (j > start && tk[j].line != tk[start].line)
-				break;
-			if (j > start && is_cell(tk[j].s)) {
-				nv++;
-			} else if (nv) {
-				break;
-			}
-			if (nv == ncols) {
-				j++;
-				break;
-			}
+/*
+ * Where the row at tk[start] ends: its name, then cells to the end of
+ * the line or ncols of them; the rest of the line too unless it is
+ * another row (a copy that joined the lines).  start when it has no
+ * cell: not a row, the table is over.
+ */
+static size_t row_end(const struct tok *tk, size_t ntk, size_t start, size_t ncols)
+{
+	size_t j, k, nv = 0;
+
+	for (j = start; j < ntk && !is_dashes(tk[j].s); j++) {
+		if (j > start && tk[j].line != tk[start].line)
+			break;
+		if (j > start && is_cell(tk[j].s)) {
+			nv++;
+		} else if (nv) {
+			break;
 		}
-		if (!nv)
-			break;		/* not a row: the table is over */
-		/* the rest of the line: another row (a joined copy), or text */
-		for (k = j; k < ntk && tk[k].line == tk[start].line && !is_dashes(tk[k].s) &&
-			    !is_cell(tk[k].s); k++)
-			;
-		if (k == ntk || tk[k].line != tk[start].line || is_dashes(tk[k].s))
-			j = k;
-		spaced = false;
-		for (k = start; k + 1 < j; k++)
-			if (tk[k + 1].line == tk[k].line &&
-			    tk[k + 1].col > tk[k].col + strlen(tk[k].s) + 1)
-				spaced = true;
-		ret = put_row(im, t, cols, ncols, tk + start, j - start, span, nspan, spaced);
+		if (nv == ncols) {
+			j++;
+			break;
+		}
+	}
+	if (!nv)
+		return start;
+	/* the rest of the line: another row (a joined copy), or text */
+	for (k = j; k < ntk && tk[k].line == tk[start].line && !is_dashes(tk[k].s) &&
+		    !is_cell(tk[k].s); k++)
+		;
+	if (k == ntk || tk[k].line != tk[start].line || is_dashes(tk[k].s))
+		j = k;
+	return j;
+}
+
+/*
+ * One table: its tokens from after the title to the next title.  Its
+ * layout from its head, then rows: each a name and cells, one row a
+ * line, or (a copy that joined the lines) name and as many cells as
+ * there are columns.
+ */
+static int summary_table(struct pp_import *im, const struct stable *t, struct tok *tk, size_t ntk)
+{
+	struct layout lt = { .t = t };
+	size_t i, j;
+	int ret = 0;
+
+	i = table_layout(&lt, tk, ntk);
+	while (i < ntk && !is_dashes(tk[i].s) && !ret) {
+		j = row_end(tk, ntk, i, lt.ncols);
+		if (j == i)
+			break;
+		ret = put_row(im, &lt, tk + i, j - i);
 		i = j;
 	}
 	return ret;
@@ -811,18 +929,19 @@ static int read_lines(const char *path, char **buf, char ***lines, size_t *n)
 	size_t len = 0, cap = 0, i;
 	char *b = NULL, **l = NULL;
 	ssize_t r;
+	int ret;
 
 	if (!f)
 		return -errno;
 	r = getdelim(&b, &len, '\0', f);
 	fclose(f);
 	if (r < 0) {
-		free(b);
-		return -EIO;
+		ret = -EIO;
+		goto free_buf;
 	}
 	if (memchr(b, '\0', (size_t)r)) {
-		free(b);
-		return -EILSEQ;
+		ret = -EILSEQ;
+		goto free_buf;
 	}
 	*n = 0;
 	for (i = 0; i <= (size_t)r; i++) {
@@ -834,9 +953,8 @@ static int read_lines(const char *path, char **buf, char ***lines, size_t *n)
 			char **m = realloc(l, (cap = cap ? 2 * cap : 256) * sizeof(*l));
 
 			if (!m) {
-				free(l);
-				free(b);
-				return -ENOMEM;
+				ret = -ENOMEM;
+				goto free_lines;
 			}
 			l = m;
 		}
@@ -848,6 +966,12 @@ static int read_lines(const char *path, char **buf, char ***lines, size_t *n)
 	*buf = b;
 	*lines = l;
 	return 0;
+
+free_lines:
+	free(l);
+free_buf:
+	free(b);
+	return ret;
 }
 
 void pp_import_finish_meta(struct pp_run *run, const char *file, const char *kind)

@@ -68,10 +68,9 @@ static void chart(struct report *rp, const char *id, const char *caption,
 	if (fclose(m))
 		ret = -ENOMEM;
 	if (ret) {		/* nothing to draw: no chart */
-		free(buf);
 		if (ret != -EINVAL)
 			rp->err = ret;
-		return;
+		goto free_buf;
 	}
 	rp->charts++;
 	if (rp->svgdir) {
@@ -86,6 +85,7 @@ static void chart(struct report *rp, const char *id, const char *caption,
 		pp_html_esc(rp->f, caption);
 		fputs("</figcaption>\n</figure>\n", rp->f);
 	}
+free_buf:
 	free(buf);
 }
 
@@ -189,10 +189,117 @@ static void th(FILE *f, const char *cls, const char *s)
 	fputs("</th>", f);
 }
 
+/* Open section id (once) before its first table or chart. */
+static void section(struct report *rp, bool *open, const char *id, const char *title)
+{
+	if (*open)
+		return;
+	fprintf(rp->f, "<section id=\"%s\">\n<h2>%s</h2>\n", id, title);
+	*open = true;
+}
+
+/* A run's clock: an emulated CPU's add chain is the host's speed, not a clock. */
+static void mhz_cell(char *buf, size_t size, const struct pp_meta *m)
+{
+	if (m->emul.recorded && m->emul.emulated == 1)
+		snprintf(buf, size, m->emul.virtual_clock ? "virtual" : "emulated");
+	else if (m->mhz.mhz > 0)
+		snprintf(buf, size, "%.0f%s", m->mhz.mhz, m->mhz.trusted ? "" : "?");
+	else
+		snprintf(buf, size, "-");
+}
+
+/* A run's row of the Runs table. */
+static void facts_row(FILE *f, const struct pp_run *r)
+{
+	const struct pp_meta *m = &r->meta;
+	char buf[256];
+
+	fputs("<tr>", f);
+	td(f, "l", run_name(r));
+	snprintf(buf, sizeof(buf), "%s %s (%s)", m->sysname, m->release, m->machine);
+	td(f, "l", buf);
+	td(f, "l", m->hostname);
+	td(f, "l", m->cpu_model);
+	snprintf(buf, sizeof(buf), "%d", m->online_cpus);
+	td(f, NULL, buf);
+	snprintf(buf, sizeof(buf), "%.1f GiB", (double)m->mem_bytes / (1 << 30));
+	td(f, NULL, buf);
+	mhz_cell(buf, sizeof(buf), m);
+	td(f, NULL, buf);
+	td(f, "l", m->date);
+	if (m->pin_cpu >= 0)
+		snprintf(buf, sizeof(buf), "%s, %u, CPU %d", m->mode, m->samples, m->pin_cpu);
+	else
+		snprintf(buf, sizeof(buf), "%s, %u, not pinned", m->mode, m->samples);
+	td(f, "l", buf);
+	snprintf(buf, sizeof(buf), "%zu (%zu skipped, %zu failed)", r->nresults, r->nskips,
+		 r->nfails);
+	td(f, NULL, buf);
+	fputs("</tr>\n", f);
+}
+
+/* What a run skipped and what failed, each with its reason, folded. */
+static void not_measured(FILE *f, const struct pp_run *r)
+{
+	size_t k;
+
+	if (!r->nskips && !r->nfails)
+		return;
+	fputs("<details><summary>", f);
+	pp_html_esc(f, run_name(r));
+	fprintf(f, ": %zu not measured</summary>\n<ul>\n", r->nskips + r->nfails);
+	for (k = 0; k < r->nskips + r->nfails; k++) {
+		const struct pp_note *s = k < r->nskips ? &r->skips[k] : &r->fails[k - r->nskips];
+
+		fputs("<li>", f);
+		pp_html_esc(f, s->name);
+		fputs(k < r->nskips ? " (skipped): " : " (failed): ", f);
+		pp_html_esc(f, s->reason);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul></details>\n", f);
+}
+
+/* The facts r differs in from base that can change the figures, in a box. */
+static void differs_box(FILE *f, const struct pp_run *base, const struct pp_run *r)
+{
+	struct pp_cmp_warn *w;
+	size_t nw, j;
+
+	if (pp_cmp_warnings(base, 1, r, 1, PP_CMP_MHZ_TOL_PCT, &w, &nw))
+		return;
+	/* emulation on the wall clock is said at the top */
+	if (nw && w[nw - 1].kind == PP_CMP_WARN_EMULATED)
+		nw--;
+	if (nw) {
+		fputs("<div class=\"warn\"><p>", f);
+		pp_html_esc(f, run_name(r));
+		fputs(" and ", f);
+		pp_html_esc(f, run_name(base));
+		fprintf(f, " differ in %zu fact%s that can change the figures:</p><ul>\n", nw,
+			nw == 1 ? "" : "s");
+		for (j = 0; j < nw; j++) {
+			fputs("<li>", f);
+			pp_html_esc(f, w[j].fact);
+			fputs(": ", f);
+			pp_html_esc(f, w[j].base[0] ? w[j].base : "(none)");
+			fputs(" vs ", f);
+			pp_html_esc(f, w[j].new[0] ? w[j].new : "(none)");
+			fputs("</li>\n", f);
+		}
+		fputs("</ul></div>\n", f);
+	}
+	free(w);
+}
+
+/*
+ * The runs' machines and how they ran, what they did not measure, and
+ * how each differs from the first.
+ */
 static void facts(struct report *rp)
 {
 	FILE *f = rp->f;
-	char buf[256];
 	size_t i;
 
 	fputs("<section id=\"runs\">\n<h2>Runs</h2>\n<div class=\"scroll\"><table>\n"
@@ -208,192 +315,132 @@ static void facts(struct report *rp)
 	th(f, "l", "mode, samples, pinning");
 	th(f, NULL, "results");
 	fputs("</tr></thead>\n<tbody>\n", f);
-	for (i = 0; i < rp->n; i++) {
-		const struct pp_meta *m = &rp->runs[i].meta;
-
-		fputs("<tr>", f);
-		td(f, "l", run_name(&rp->runs[i]));
-		snprintf(buf, sizeof(buf), "%s %s (%s)", m->sysname, m->release, m->machine);
-		td(f, "l", buf);
-		td(f, "l", m->hostname);
-		td(f, "l", m->cpu_model);
-		snprintf(buf, sizeof(buf), "%d", m->online_cpus);
-		td(f, NULL, buf);
-		snprintf(buf, sizeof(buf), "%.1f GiB", (double)m->mem_bytes / (1 << 30));
-		td(f, NULL, buf);
-		/* an emulated CPU's add chain is the host's speed, not a clock */
-		if (m->emul.recorded && m->emul.emulated == 1)
-			snprintf(buf, sizeof(buf), m->emul.virtual_clock ? "virtual" : "emulated");
-		else if (m->mhz.mhz > 0)
-			snprintf(buf, sizeof(buf), "%.0f%s", m->mhz.mhz, m->mhz.trusted ? "" : "?");
-		else
-			snprintf(buf, sizeof(buf), "-");
-		td(f, NULL, buf);
-		td(f, "l", m->date);
-		if (m->pin_cpu >= 0)
-			snprintf(buf, sizeof(buf), "%s, %u, CPU %d", m->mode, m->samples, m->pin_cpu);
-		else
-			snprintf(buf, sizeof(buf), "%s, %u, not pinned", m->mode, m->samples);
-		td(f, "l", buf);
-		snprintf(buf, sizeof(buf), "%zu (%zu skipped, %zu failed)", rp->runs[i].nresults,
-			 rp->runs[i].nskips, rp->runs[i].nfails);
-		td(f, NULL, buf);
-		fputs("</tr>\n", f);
-	}
+	for (i = 0; i < rp->n; i++)
+		facts_row(f, &rp->runs[i]);
 	fputs("</tbody></table></div>\n", f);
-	for (i = 0; i < rp->n; i++) {
-		const struct pp_run *r = &rp->runs[i];
-		size_t k;
-
-		if (!r->nskips && !r->nfails)
-			continue;
-		fputs("<details><summary>", f);
-		pp_html_esc(f, run_name(r));
-		fprintf(f, ": %zu not measured</summary>\n<ul>\n", r->nskips + r->nfails);
-		for (k = 0; k < r->nskips + r->nfails; k++) {
-			const struct pp_note *s = k < r->nskips ? &r->skips[k] :
-						  &r->fails[k - r->nskips];
-
-			fputs("<li>", f);
-			pp_html_esc(f, s->name);
-			fputs(k < r->nskips ? " (skipped): " : " (failed): ", f);
-			pp_html_esc(f, s->reason);
-			fputs("</li>\n", f);
-		}
-		fputs("</ul></details>\n", f);
-	}
-	if (rp->n >= 2) {
-		struct pp_cmp_warn *w = NULL;
-		size_t nw = 0, j;
-
-		for (i = 1; i < rp->n; i++) {
-			if (pp_cmp_warnings(&rp->runs[0], 1, &rp->runs[i], 1, PP_CMP_MHZ_TOL_PCT,
-					    &w, &nw))
-				continue;
-			/* emulation on the wall clock is said at the top */
-			if (nw && w[nw - 1].kind == PP_CMP_WARN_EMULATED)
-				nw--;
-			if (nw) {
-				fputs("<div class=\"warn\"><p>", f);
-				pp_html_esc(f, run_name(&rp->runs[i]));
-				fputs(" and ", f);
-				pp_html_esc(f, run_name(&rp->runs[0]));
-				fprintf(f, " differ in %zu fact%s that can change the figures:</p>"
-					"<ul>\n", nw, nw == 1 ? "" : "s");
-				for (j = 0; j < nw; j++) {
-					fputs("<li>", f);
-					pp_html_esc(f, w[j].fact);
-					fputs(": ", f);
-					pp_html_esc(f, w[j].base[0] ? w[j].base : "(none)");
-					fputs(" vs ", f);
-					pp_html_esc(f, w[j].new[0] ? w[j].new : "(none)");
-					fputs("</li>\n", f);
-				}
-				fputs("</ul></div>\n", f);
-			}
-			free(w);
-			w = NULL;
-		}
-	}
+	for (i = 0; i < rp->n; i++)
+		not_measured(f, &rp->runs[i]);
+	for (i = 1; i < rp->n; i++)
+		differs_box(f, &rp->runs[0], &rp->runs[i]);
 	fputs("</section>\n", f);
 }
 
 /* --- the summary tables --- */
 
-static void summary_tables(struct report *rp)
+/* Summary table t of the runs, a row each, as the text summary has it. */
+static void key_table(struct report *rp, unsigned int t, const struct pp_key_table *tb)
 {
 	FILE *f = rp->f;
 	char cell[64], name[160], h[64];
-	const struct pp_key_table *tb;
 	struct pp_col cols[PP_TABLE_COLS];
+	unsigned int n, c;
+	size_t i;
+
+	n = pp_table_cols(tb, cols, ARRAY_SIZE(cols));
+	fprintf(f, "<div class=\"scroll\"><table id=\"table-%u\">\n<caption>", t);
+	pp_html_esc(f, tb->title);
+	fputs("</caption>\n<thead><tr>", f);
+	th(f, "l", "Host");
+	th(f, "l", "OS");
+	for (c = 0; c < n; c++) {
+		snprintf(h, sizeof(h), "%s %s", cols[c].h1, cols[c].h2);
+		th(f, NULL, h);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (i = 0; i < rp->n; i++) {
+		fputs("<tr>", f);
+		td(f, "l", rp->runs[i].meta.hostname);
+		pp_row_name(rp->runs, rp->n, i, name, sizeof(name));
+		td(f, "l", name);
+		for (c = 0; c < n; c++) {
+			double v = pp_col_value(&rp->runs[i], &cols[c]);
+
+			pp_fmt_cell(cell, sizeof(cell), v, cols[c].width + 2, cols[c].prec);
+			td(f, NULL, cell);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+}
+
+/* A row of a matrix (a key per row and column), when the run has any of its keys. */
+static void matrix_row(FILE *f, const struct pp_run *run, const struct pp_matrix *mx,
+		       const char *row)
+{
+	const struct pp_key_matrix *m = mx->m;
+	const char *const *col;
+	char cell[64], name[160];
+	bool have = false;
+
+	for (col = m->cols; *col; col++) {
+		snprintf(name, sizeof(name), "%s-%s-%s", mx->prefix, row, *col);
+		have |= pp_run_find(run, name) != NULL;
+	}
+	if (!have)
+		return;
+	fputs("<tr>", f);
+	td(f, "l", row);
+	for (col = m->cols; *col; col++) {
+		const struct pp_result *res;
+
+		snprintf(name, sizeof(name), "%s-%s-%s", mx->prefix, row, *col);
+		res = pp_run_find(run, name);
+		if (res)
+			snprintf(cell, sizeof(cell), "%.*f", m->prec, res->value);
+		else
+			cell[0] = '\0';
+		td(f, NULL, cell);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* A matrix of one run, its rows that have a figure. */
+static void matrix_table(FILE *f, const struct pp_run *run, const struct pp_matrix *mx)
+{
+	const struct pp_key_matrix *m = mx->m;
+	const char *const *row, *const *col;
+	char h[64];
+
+	fputs("<div class=\"scroll\"><table>\n<caption>", f);
+	pp_html_esc(f, m->title);
+	fputs(": ", f);
+	pp_html_esc(f, run_name(run));
+	fputs("</caption>\n<thead><tr>", f);
+	th(f, "l", "");
+	for (col = m->cols; *col; col++) {
+		snprintf(h, sizeof(h), m->col_head, *col);
+		th(f, NULL, h);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (row = m->rows; *row; row++)
+		matrix_row(f, run, mx, *row);
+	fputs("</tbody></table></div>\n", f);
+}
+
+/* The summary tables with data, the runs as rows; the matrices, one a run. */
+static void summary_tables(struct report *rp)
+{
+	const struct pp_key_table *tb;
 	struct pp_matrix mx;
-	unsigned int t, n, c;
-	size_t i, r;
-	bool any = false;
+	bool open = false;
+	unsigned int t;
+	size_t i;
 
 	for (t = 0; (tb = pp_table(t)); t++) {
 		if (!pp_table_has_data(tb, rp->runs, rp->n))
 			continue;
-		if (!any)
-			fputs("<section id=\"summary\">\n<h2>Summary tables</h2>\n", f);
-		any = true;
-		n = pp_table_cols(tb, cols, ARRAY_SIZE(cols));
-		fprintf(f, "<div class=\"scroll\"><table id=\"table-%u\">\n<caption>", t);
-		pp_html_esc(f, tb->title);
-		fputs("</caption>\n<thead><tr>", f);
-		th(f, "l", "Host");
-		th(f, "l", "OS");
-		for (c = 0; c < n; c++) {
-			snprintf(h, sizeof(h), "%s %s", cols[c].h1, cols[c].h2);
-			th(f, NULL, h);
-		}
-		fputs("</tr></thead>\n<tbody>\n", f);
-		for (i = 0; i < rp->n; i++) {
-			fputs("<tr>", f);
-			td(f, "l", rp->runs[i].meta.hostname);
-			pp_row_name(rp->runs, rp->n, i, name, sizeof(name));
-			td(f, "l", name);
-			for (c = 0; c < n; c++) {
-				double v = pp_col_value(&rp->runs[i], &cols[c]);
-
-				pp_fmt_cell(cell, sizeof(cell), v, cols[c].width + 2, cols[c].prec);
-				td(f, NULL, cell);
-			}
-			fputs("</tr>\n", f);
-		}
-		fputs("</tbody></table></div>\n", f);
+		section(rp, &open, "summary", "Summary tables");
+		key_table(rp, t, tb);
 	}
-	for (t = 0; pp_matrix_get(t, &mx); t++) {
-		const struct pp_key_matrix *m = mx.m;
-
+	for (t = 0; pp_matrix_get(t, &mx); t++)
 		for (i = 0; i < rp->n; i++) {
-			const char *const *row, *const *col;
-
 			if (!pp_matrix_has_data(&rp->runs[i], &mx))
 				continue;
-			if (!any)
-				fputs("<section id=\"summary\">\n<h2>Summary tables</h2>\n", f);
-			any = true;
-			fputs("<div class=\"scroll\"><table>\n<caption>", f);
-			pp_html_esc(f, m->title);
-			fputs(": ", f);
-			pp_html_esc(f, run_name(&rp->runs[i]));
-			fputs("</caption>\n<thead><tr>", f);
-			th(f, "l", "");
-			for (col = m->cols; *col; col++) {
-				snprintf(h, sizeof(h), m->col_head, *col);
-				th(f, NULL, h);
-			}
-			fputs("</tr></thead>\n<tbody>\n", f);
-			for (row = m->rows; *row; row++) {
-				bool have = false;
-
-				for (col = m->cols; *col; col++) {
-					snprintf(name, sizeof(name), "%s-%s-%s", mx.prefix, *row, *col);
-					have |= pp_run_find(&rp->runs[i], name) != NULL;
-				}
-				if (!have)
-					continue;
-				fputs("<tr>", f);
-				td(f, "l", *row);
-				for (col = m->cols, r = 0; *col; col++, r++) {
-					const struct pp_result *res;
-
-					snprintf(name, sizeof(name), "%s-%s-%s", mx.prefix, *row, *col);
-					res = pp_run_find(&rp->runs[i], name);
-					if (res)
-						snprintf(cell, sizeof(cell), "%.*f", m->prec, res->value);
-					else
-						cell[0] = '\0';
-					td(f, NULL, cell);
-				}
-				fputs("</tr>\n", f);
-			}
-			fputs("</tbody></table></div>\n", f);
+			section(rp, &open, "summary", "Summary tables");
+			matrix_table(rp->f, &rp->runs[i], &mx);
 		}
-	}
-	if (any)
-		fputs("</section>\n", f);
+	if (open)
+		fputs("</section>\n", rp->f);
 }
 
 /* --- the memory-latency curve --- */
@@ -700,15 +747,6 @@ static struct bars *bars_new(struct report *rp, const char *title, const char *u
 	return b;
 }
 
-/* Open section id (once) before its first chart. */
-static void section(struct report *rp, bool *open, const char *id, const char *title)
-{
-	if (*open)
-		return;
-	fprintf(rp->f, "<section id=\"%s\">\n<h2>%s</h2>\n", id, title);
-	*open = true;
-}
-
 /*
  * The bar charts whose bars the key declarations name (.chart), in the
  * order of the registry and the declarations.
@@ -787,9 +825,7 @@ static void latency(struct report *rp)
 
 struct changes {
 	char title[320], id[32];
-	const char *keys[MAX_CHANGE_ROWS];
-	double pct[MAX_CHANGE_ROWS], lo[MAX_CHANGE_ROWS], hi[MAX_CHANGE_ROWS];
-	char cls[MAX_CHANGE_ROWS];
+	struct pp_svg_change rows[MAX_CHANGE_ROWS];
 	size_t n;
 	bool more;		/* keys compared beyond the chart's */
 };
@@ -797,8 +833,9 @@ struct changes {
 static int changes_draw(FILE *f, const void *arg)
 {
 	const struct changes *c = arg;
+	struct pp_svg_changes sc = { c->id, c->title, c->rows, c->n };
 
-	return pp_svg_changes(f, c->id, c->title, c->keys, c->pct, c->lo, c->hi, c->cls, c->n);
+	return pp_svg_changes(f, &sc);
 }
 
 static char verdict_cls(enum pp_verdict v)
@@ -1041,12 +1078,11 @@ static void changes_fill(struct changes *ch, const struct pp_comparison *c, size
 		nok++;
 		if (ch->n == MAX_CHANGE_ROWS)
 			continue;
-		ch->keys[ch->n] = r->pool->key;
-		ch->pct[ch->n] = r->st.change_pct;
-		ch->lo[ch->n] = r->st.lo_pct;
-		ch->hi[ch->n] = r->st.hi_pct;
-		ch->cls[ch->n] = verdict_cls(r->st.verdict);
-		ch->n++;
+		ch->rows[ch->n++] = (struct pp_svg_change){
+			.key = r->pool->key, .pct = r->st.change_pct,
+			.lo = r->st.lo_pct, .hi = r->st.hi_pct,
+			.cls = verdict_cls(r->st.verdict),
+		};
 	}
 	snprintf(ch->title, sizeof(ch->title), "%s vs %s: change per key", side_name(c->new),
 		 side_name(c->base));
@@ -1321,14 +1357,13 @@ int pp_timer_doc_load(const char *path, struct pp_timer_doc *t)
 	json_t *root = json_load_file(path, 0, NULL), *lat, *h, *e;
 	const char *fmt;
 	size_t i;
+	int ret = 0;
 
 	if (!root)
 		return 0;
 	fmt = json_string_value(json_object_get(root, "format"));
-	if (!fmt || strcmp(fmt, "perfprobe-timer")) {
-		json_decref(root);
-		return 0;
-	}
+	if (!fmt || strcmp(fmt, "perfprobe-timer"))
+		goto put_root;
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "%s", path);
 	t->period_ns = json_number_value(json_object_get(root, "period_ns"));
@@ -1336,8 +1371,8 @@ int pp_timer_doc_load(const char *path, struct pp_timer_doc *t)
 	lat = json_object_get(root, "lateness");
 	h = json_object_get(lat, "histogram");
 	if (!json_is_array(h)) {
-		json_decref(root);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto put_root;
 	}
 	json_array_foreach(h, i, e) {
 		if (t->nb == PP_TIMER_BUCKETS)
@@ -1347,6 +1382,8 @@ int pp_timer_doc_load(const char *path, struct pp_timer_doc *t)
 		t->n[t->nb] = json_number_value(json_object_get(e, "count"));
 		t->nb++;
 	}
+	ret = 1;
+put_root:
 	json_decref(root);
-	return 1;
+	return ret;
 }

@@ -133,27 +133,51 @@ static void text_at(FILE *f, double x, double y, const char *anchor, const char 
 	fputs("</text>\n", f);
 }
 
-/*
- * A legend of names under y0, as many columns as fit; returns the height
- * it took.  kind: 'l' a line swatch (dashed for dash[i]), 'b' a box.
- */
-static double legend(FILE *f, double y0, const char *const *names, const bool *dash,
-		     size_t n, char kind, bool draw)
+/* A legend's columns: as many as fit across, each as wide as the widest name. */
+struct legend_cols {
+	double colw;
+	size_t cols;
+};
+
+static struct legend_cols legend_cols(const char *const *names, size_t n)
 {
-	double colw = 0, x0 = 16, w = PP_SVG_WIDTH - 32;
-	size_t i, cols, rows;
+	struct legend_cols lc = { 0, 0 };
+	double w = PP_SVG_WIDTH - 32;
+	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (text_w(names[i]) + 34 > colw)
-			colw = text_w(names[i]) + 34;
-	if (colw > w)
-		colw = w;
-	cols = (size_t)(w / colw);
-	if (!cols)
-		cols = 1;
-	rows = (n + cols - 1) / cols;
-	for (i = 0; draw && i < n; i++) {
-		double x = x0 + (double)(i % cols) * colw, y = y0 + (double)(i / cols) * LEGEND_ROW;
+		if (text_w(names[i]) + 34 > lc.colw)
+			lc.colw = text_w(names[i]) + 34;
+	if (lc.colw > w)
+		lc.colw = w;
+	lc.cols = (size_t)(w / lc.colw);
+	if (!lc.cols)
+		lc.cols = 1;
+	return lc;
+}
+
+/* The height a legend of n names takes. */
+static double legend_height(const char *const *names, size_t n)
+{
+	struct legend_cols lc = legend_cols(names, n);
+
+	return (double)((n + lc.cols - 1) / lc.cols) * LEGEND_ROW;
+}
+
+/*
+ * A legend of names under y0.  kind: 'l' a line swatch (dashed for
+ * dash[i]), 'b' a box.
+ */
+static void legend_draw(FILE *f, double y0, const char *const *names, const bool *dash,
+			size_t n, char kind)
+{
+	struct legend_cols lc = legend_cols(names, n);
+	double x0 = 16;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double x = x0 + (double)(i % lc.cols) * lc.colw;
+		double y = y0 + (double)(i / lc.cols) * LEGEND_ROW;
 		char name[160];
 
 		if (kind == 'l')
@@ -163,10 +187,9 @@ static double legend(FILE *f, double y0, const char *const *names, const bool *d
 		else
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
 				x + 4, y - 10, colour(i));
-		fit(name, sizeof(name), names[i], colw - 34);
+		fit(name, sizeof(name), names[i], lc.colw - 34);
 		text_at(f, x + 28, y, "start", name, NULL);
 	}
-	return (double)rows * LEGEND_ROW;
 }
 
 /* --- lines --- */
@@ -205,136 +228,168 @@ static bool range_of(const struct pp_svg_series *s, size_t ns, bool x, bool logv
 	return any;
 }
 
-int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
-		 const struct pp_svg_series *s, size_t ns,
-		 const struct pp_svg_mark *m, size_t nm)
-{
-	const double left = 70, right = 24, top = 40, plot_h = 300;
-	struct axis ax, ay;
-	const char **names;
-	bool *dash;
-	double h, leg, e, step, y0;
-	char buf[64];
-	size_t i, j;
+/* A line chart's plot area, in pixels; the x axis's labels and name, the legend under it. */
+#define LINES_LEFT	70.0
+#define LINES_RIGHT	24.0
+#define LINES_TOP	40.0
+#define LINES_PLOT_H	300.0
+#define LINES_BOTTOM	(LINES_TOP + LINES_PLOT_H)
 
-	if (!range_of(s, ns, true, a->xbytes, &ax.lo, &ax.hi) ||
-	    !range_of(s, ns, false, a->ylog, &ay.lo, &ay.hi))
-		return -EINVAL;
-	names = calloc(ns ? ns : 1, sizeof(*names));
-	dash = calloc(ns ? ns : 1, sizeof(*dash));
-	if (!names || !dash) {
-		free(names);
-		free(dash);
-		return -ENOMEM;
-	}
-	for (i = 0; i < ns; i++) {
-		names[i] = s[i].name;
-		dash[i] = s[i].dashed;
-	}
+struct lines_plot {
+	const struct pp_svg_axes *a;
+	struct axis ax, ay;
+};
+
+/* The axes' ranges, rounded out to whole steps, and their pixels; false: no point. */
+static bool lines_scale(struct lines_plot *p, const struct pp_svg_series *s, size_t ns)
+{
+	const struct pp_svg_axes *a = p->a;
+	struct axis *ax = &p->ax, *ay = &p->ay;
+	double step;
+
+	if (!range_of(s, ns, true, a->xbytes, &ax->lo, &ax->hi) ||
+	    !range_of(s, ns, false, a->ylog, &ay->lo, &ay->hi))
+		return false;
 	if (a->ylog) {
-		ay.lo = floor(ay.lo);
-		ay.hi = ceil(ay.hi);
-		if (ay.hi == ay.lo)
-			ay.hi += 1;
+		ay->lo = floor(ay->lo);
+		ay->hi = ceil(ay->hi);
+		if (ay->hi == ay->lo)
+			ay->hi += 1;
 	} else {
-		step = nice_step(ay.hi > 0 ? ay.hi : 1, 5);
-		ay.lo = 0;
-		ay.hi = ceil(ay.hi / step) * step;
-		if (ay.hi <= 0)
-			ay.hi = step;
+		step = nice_step(ay->hi > 0 ? ay->hi : 1, 5);
+		ay->lo = 0;
+		ay->hi = ceil(ay->hi / step) * step;
+		if (ay->hi <= 0)
+			ay->hi = step;
 	}
-	if (ax.hi == ax.lo) {
-		ax.lo -= 1;
-		ax.hi += 1;
+	if (ax->hi == ax->lo) {
+		ax->lo -= 1;
+		ax->hi += 1;
 	}
-	ax.px0 = left;
-	ax.px1 = PP_SVG_WIDTH - right;
-	ay.px0 = top + plot_h;
-	ay.px1 = top;
-	leg = legend(f, 0, names, dash, ns, 'l', false);
-	h = top + plot_h + 56 + leg + (nm ? LEGEND_ROW : 0);
-	svg_open(f, a->id, a->title, h);
-	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
-		"stroke=\"#888\"/>\n", left, top, ax.px1 - left, plot_h);
-	/* y grid and labels */
-	if (a->ylog) {
-		for (e = ay.lo; e <= ay.hi + 1e-9; e++) {
+	ax->px0 = LINES_LEFT;
+	ax->px1 = PP_SVG_WIDTH - LINES_RIGHT;
+	ay->px0 = LINES_BOTTOM;
+	ay->px1 = LINES_TOP;
+	return true;
+}
+
+/* The y grid and its labels: 1, 2 and 5 a decade on a log axis (1 alone past four). */
+static void lines_ygrid(FILE *f, const struct lines_plot *p)
+{
+	const struct axis *ay = &p->ay;
+	double e, step;
+	char buf[64];
+
+	if (p->a->ylog) {
+		for (e = ay->lo; e <= ay->hi + 1e-9; e++) {
 			static const double mult[] = { 1, 2, 5 };
 			unsigned int k;
 
 			for (k = 0; k < ARRAY_SIZE(mult); k++) {
-				double v = log10(mult[k]) + e, py = ax_map(&ay, v);
+				double v = log10(mult[k]) + e, py = ax_map(ay, v);
 
-				if (v > ay.hi + 1e-9 || (k && ay.hi - ay.lo > 4))
+				if (v > ay->hi + 1e-9 || (k && ay->hi - ay->lo > 4))
 					continue;
 				fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
-					"stroke=\"#ddd\"/>\n", left, py, ax.px1, py);
+					"stroke=\"#ddd\"/>\n", LINES_LEFT, py, p->ax.px1, py);
 				pp_fmt_num(buf, sizeof(buf), mult[k] * pow(10, e));
-				text_at(f, left - 6, py + 4, "end", buf, NULL);
+				text_at(f, LINES_LEFT - 6, py + 4, "end", buf, NULL);
 			}
 		}
-	} else {
-		step = nice_step(ay.hi - ay.lo, 5);
-		for (e = ay.lo; e <= ay.hi + step / 2; e += step) {
-			double py = ax_map(&ay, e);
-
-			fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
-				"stroke=\"#ddd\"/>\n", left, py, ax.px1, py);
-			fmt_tick(buf, sizeof(buf), e, step);
-			text_at(f, left - 6, py + 4, "end", buf, NULL);
-		}
+		return;
 	}
-	/* x grid and labels: powers of two for sizes, at most ten */
-	if (a->xbytes) {
-		double first = ceil(ax.lo), last = floor(ax.hi);
+	step = nice_step(ay->hi - ay->lo, 5);
+	for (e = ay->lo; e <= ay->hi + step / 2; e += step) {
+		double py = ax_map(ay, e);
+
+		fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+			"stroke=\"#ddd\"/>\n", LINES_LEFT, py, p->ax.px1, py);
+		fmt_tick(buf, sizeof(buf), e, step);
+		text_at(f, LINES_LEFT - 6, py + 4, "end", buf, NULL);
+	}
+}
+
+/* The x grid and its labels: powers of two for sizes, at most ten. */
+static void lines_xgrid(FILE *f, const struct lines_plot *p)
+{
+	const struct axis *ax = &p->ax;
+	double e, step;
+	char buf[64];
+
+	if (p->a->xbytes) {
+		double first = ceil(ax->lo), last = floor(ax->hi);
 
 		step = ceil((last - first + 1) / 10);
 		if (step < 1)
 			step = 1;
 		for (e = first; e <= last; e += step) {
-			double px = ax_map(&ax, e);
+			double px = ax_map(ax, e);
 
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
-				"stroke=\"#ddd\"/>\n", px, top, px, top + plot_h);
+				"stroke=\"#ddd\"/>\n", px, LINES_TOP, px, LINES_BOTTOM);
 			fmt_bytes(buf, sizeof(buf), pow(2, e));
-			text_at(f, px, top + plot_h + 16, "middle", buf, NULL);
+			text_at(f, px, LINES_BOTTOM + 16, "middle", buf, NULL);
 		}
-	} else {
-		step = nice_step(ax.hi - ax.lo, 8);
-		for (e = ceil(ax.lo / step) * step; e <= ax.hi + step / 2; e += step) {
-			double px = ax_map(&ax, e);
-
-			fmt_tick(buf, sizeof(buf), e, step);
-			text_at(f, px, top + plot_h + 16, "middle", buf, NULL);
-		}
+		return;
 	}
-	text_at(f, (left + ax.px1) / 2, top + plot_h + 36, "middle", a->xlabel, NULL);
-	snprintf(buf, sizeof(buf), "rotate(-90 16 %.0f)", top + plot_h / 2);
-	fprintf(f, "<text x=\"16\" y=\"%.0f\" text-anchor=\"middle\" transform=\"%s\">",
-		top + plot_h / 2, buf);
-	pp_html_esc(f, a->ylabel);
-	fputs("</text>\n", f);
-	/* the marks: dashed verticals, labels in two rows so they do not meet */
-	y0 = top + plot_h + 56 + leg;
-	for (i = 0; i < nm; i++) {
-		double v = a->xbytes ? log2(m[i].x) : m[i].x, px;
+	step = nice_step(ax->hi - ax->lo, 8);
+	for (e = ceil(ax->lo / step) * step; e <= ax->hi + step / 2; e += step) {
+		double px = ax_map(ax, e);
 
-		if (!(m[i].x > 0) || v < ax.lo || v > ax.hi)
+		fmt_tick(buf, sizeof(buf), e, step);
+		text_at(f, px, LINES_BOTTOM + 16, "middle", buf, NULL);
+	}
+}
+
+/* The axes' names: x's under its labels, y's turned, along the left edge. */
+static void lines_axis_names(FILE *f, const struct lines_plot *p)
+{
+	char buf[64];
+
+	text_at(f, (LINES_LEFT + p->ax.px1) / 2, LINES_BOTTOM + 36, "middle", p->a->xlabel, NULL);
+	snprintf(buf, sizeof(buf), "rotate(-90 16 %.0f)", LINES_TOP + LINES_PLOT_H / 2);
+	fprintf(f, "<text x=\"16\" y=\"%.0f\" text-anchor=\"middle\" transform=\"%s\">",
+		LINES_TOP + LINES_PLOT_H / 2, buf);
+	pp_html_esc(f, p->a->ylabel);
+	fputs("</text>\n", f);
+}
+
+/*
+ * The marks: dashed verticals, labels in two rows so they do not meet;
+ * under the legend (y0), what the two kinds of line are.
+ */
+static void lines_marks(FILE *f, const struct lines_plot *p, const struct pp_svg_mark *m,
+			size_t nm, double y0)
+{
+	size_t i;
+
+	for (i = 0; i < nm; i++) {
+		double v = p->a->xbytes ? log2(m[i].x) : m[i].x, px;
+
+		if (!(m[i].x > 0) || v < p->ax.lo || v > p->ax.hi)
 			continue;
-		px = ax_map(&ax, v);
+		px = ax_map(&p->ax, v);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
-			"stroke-dasharray=\"%s\"><title>", px, top, px, top + plot_h,
+			"stroke-dasharray=\"%s\"><title>", px, LINES_TOP, px, LINES_BOTTOM,
 			m[i].alt ? "#999" : "#444", m[i].alt ? "2 4" : "6 3");
 		pp_html_esc(f, m[i].label);
 		fputs("</title></line>\n", f);
-		text_at(f, px + 3, top + 12 + (m[i].alt ? 14 : 0), "start", m[i].label,
+		text_at(f, px + 3, LINES_TOP + 12 + (m[i].alt ? 14 : 0), "start", m[i].label,
 			m[i].alt ? "fill=\"#777\"" : "fill=\"#333\"");
 	}
 	if (nm)
 		text_at(f, 16, y0 + 12, "start",
 			"dashed: the sizes the curve shows; dotted, grey: what the system says",
 			"fill=\"#555\"");
-	/* the series */
+}
+
+/* Each series a path; a point that cannot be drawn (not finite, or <= 0 on a log axis) a gap. */
+static void lines_series(FILE *f, const struct lines_plot *p, const struct pp_svg_series *s,
+			 size_t ns)
+{
+	const struct pp_svg_axes *a = p->a;
+	size_t i, j;
+
 	for (i = 0; i < ns; i++) {
 		bool pen = false;
 
@@ -349,22 +404,63 @@ int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
 				continue;
 			}
 			fprintf(f, "%c%.1f %.1f ", pen ? 'L' : 'M',
-				ax_map(&ax, a->xbytes ? log2(x) : x),
-				ax_map(&ay, a->ylog ? log10(y) : y));
+				ax_map(&p->ax, a->xbytes ? log2(x) : x),
+				ax_map(&p->ay, a->ylog ? log10(y) : y));
 			pen = true;
 		}
 		fputs("\"><title>", f);
 		pp_html_esc(f, s[i].name);
 		fputs("</title></path>\n", f);
 	}
-	legend(f, top + plot_h + 56, names, dash, ns, 'l', true);
+}
+
+int pp_svg_lines(FILE *f, const struct pp_svg_axes *a,
+		 const struct pp_svg_series *s, size_t ns,
+		 const struct pp_svg_mark *m, size_t nm)
+{
+	const double legend_y = LINES_BOTTOM + 56;
+	struct lines_plot p = { .a = a };
+	const char **names;
+	bool *dash;
+	double leg;
+	size_t i;
+	int ret = -ENOMEM;
+
+	if (!lines_scale(&p, s, ns))
+		return -EINVAL;
+	names = calloc(ns ? ns : 1, sizeof(*names));
+	dash = calloc(ns ? ns : 1, sizeof(*dash));
+	if (!names || !dash)
+		goto free_legend;
+	for (i = 0; i < ns; i++) {
+		names[i] = s[i].name;
+		dash[i] = s[i].dashed;
+	}
+	leg = legend_height(names, ns);
+	svg_open(f, a->id, a->title, legend_y + leg + (nm ? LEGEND_ROW : 0));
+	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
+		"stroke=\"#888\"/>\n", LINES_LEFT, LINES_TOP, p.ax.px1 - LINES_LEFT, LINES_PLOT_H);
+	lines_ygrid(f, &p);
+	lines_xgrid(f, &p);
+	lines_axis_names(f, &p);
+	lines_marks(f, &p, m, nm, legend_y + leg);
+	lines_series(f, &p, s, ns);
+	legend_draw(f, legend_y, names, dash, ns, 'l');
 	fputs("</svg>\n", f);
+	ret = 0;
+free_legend:
 	free(names);
 	free(dash);
-	return 0;
+	return ret;
 }
 
 /* --- bars --- */
+
+/* The labels' column: the widest label, up to LABEL_MAX_W, and a margin. */
+static double label_room(double widest)
+{
+	return fmin(widest, LABEL_MAX_W) + 12;
+}
 
 static double label_col(const char *const *labels, size_t n)
 {
@@ -373,7 +469,7 @@ static double label_col(const char *const *labels, size_t n)
 
 	for (i = 0; i < n; i++)
 		w = fmax(w, text_w(labels[i]));
-	return fmin(w, LABEL_MAX_W) + 12;
+	return label_room(w);
 }
 
 /* Where value v goes on a bar axis (log10 when logx), clamped to it. */
@@ -384,15 +480,32 @@ static double bar_x(const struct axis *ax, double v, bool logx)
 	return ax_map(ax, fmin(fmax(a, ax->lo), ax->hi));
 }
 
-int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
-{
-	const double top = 36, bar = 12, gap = 10, right = 80;
-	double lab = label_col(b->cats, b->ncat), max = 0, min = INFINITY, step, h, leg = 0;
-	double y, plot_h, e;
-	struct axis ax;
-	char buf[160];
+/* A bar chart's geometry: its top, a bar's height, the gap between categories. */
+#define BARS_TOP	36.0
+#define BAR_H		12.0
+#define BAR_GAP		10.0
+#define BARS_RIGHT	80.0
+
+struct bars_plot {
+	const struct pp_svg_bars *b;
+	struct axis ax;		/* the values', along x */
+	double step;		/* between its ticks */
 	bool logx;
-	size_t c, r;
+	double y, plot_h;	/* where the categories start, their height */
+};
+
+/* The height of a category: a bar per series, and the gap. */
+static double bars_cat_h(const struct pp_svg_bars *b)
+{
+	return (double)b->nser * (BAR_H + 2) + BAR_GAP;
+}
+
+/* The value axis: from 0, or log10 when the values are three decades apart; false: no value. */
+static bool bars_scale(struct bars_plot *p)
+{
+	const struct pp_svg_bars *b = p->b;
+	double max = 0, min = INFINITY;
+	size_t c;
 
 	for (c = 0; c < b->ncat * b->nser; c++) {
 		if (isfinite(b->v[c]) && b->v[c] > 0) {
@@ -403,159 +516,228 @@ int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
 			max = fmax(max, b->hi[c]);
 	}
 	if (!(max > 0))
-		return -EINVAL;
+		return false;
 	/* values three decades apart: a log axis, or the small ones vanish */
-	logx = max / min > 1000;
-	if (logx) {
-		ax.lo = floor(log10(min));
-		ax.hi = ceil(log10(max));
-		step = 1;
+	p->logx = max / min > 1000;
+	if (p->logx) {
+		p->ax.lo = floor(log10(min));
+		p->ax.hi = ceil(log10(max));
+		p->step = 1;
 	} else {
-		step = nice_step(max, 5);
-		ax.lo = 0;
-		ax.hi = ceil(max / step) * step;
+		p->step = nice_step(max, 5);
+		p->ax.lo = 0;
+		p->ax.hi = ceil(max / p->step) * p->step;
 	}
-	ax.px0 = lab;
-	ax.px1 = PP_SVG_WIDTH - right;
-	if (b->nser > 1)
-		leg = legend(f, 0, b->series, NULL, b->nser, 'b', false) + 6;
-	plot_h = (double)b->ncat * ((double)b->nser * (bar + 2) + gap);
-	h = top + leg + plot_h + 44;
-	svg_open(f, b->id, b->title, h);
-	if (b->nser > 1)
-		legend(f, top + 12, b->series, NULL, b->nser, 'b', true);
-	y = top + leg;
-	for (e = ax.lo; e <= ax.hi + step / 2; e += step) {
-		double px = ax_map(&ax, e);
+	p->ax.px0 = label_col(b->cats, b->ncat);
+	p->ax.px1 = PP_SVG_WIDTH - BARS_RIGHT;
+	return true;
+}
+
+/* The value axis's grid, its labels and its unit under them. */
+static void bars_value_axis(FILE *f, const struct bars_plot *p)
+{
+	double e, bottom = p->y + p->plot_h;
+	char buf[160];
+
+	for (e = p->ax.lo; e <= p->ax.hi + p->step / 2; e += p->step) {
+		double px = ax_map(&p->ax, e);
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n",
-			px, y, px, y + plot_h);
-		if (logx)
+			px, p->y, px, bottom);
+		if (p->logx)
 			pp_fmt_num(buf, sizeof(buf), pow(10, e));
 		else
-			fmt_tick(buf, sizeof(buf), e, step);
-		text_at(f, px, y + plot_h + 16, "middle", buf, NULL);
+			fmt_tick(buf, sizeof(buf), e, p->step);
+		text_at(f, px, bottom + 16, "middle", buf, NULL);
 	}
-	snprintf(buf, sizeof(buf), "%s%s", b->unit, logx ? " (log scale)" : "");
-	text_at(f, (ax.px0 + ax.px1) / 2, y + plot_h + 34, "middle", buf, NULL);
-	for (c = 0; c < b->ncat; c++) {
-		double cy = y + (double)c * ((double)b->nser * (bar + 2) + gap) + gap / 2;
+	snprintf(buf, sizeof(buf), "%s%s", p->b->unit, p->logx ? " (log scale)" : "");
+	text_at(f, (p->ax.px0 + p->ax.px1) / 2, bottom + 34, "middle", buf, NULL);
+}
 
-		fit(buf, sizeof(buf), b->cats[c], LABEL_MAX_W);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", lab - 8,
-			cy + (double)b->nser * (bar + 2) / 2 + 4);
-		pp_html_esc(f, b->cats[c]);
-		fputs("</title>", f);
-		pp_html_esc(f, buf);
-		fputs("</text>\n", f);
-		for (r = 0; r < b->nser; r++) {
-			size_t i = c * b->nser + r;
-			double by = cy + (double)r * (bar + 2), end, v = b->v[i];
+/* Series r's bar of value i at by: its tooltip, its whisker, its figure at the end. */
+static void bars_bar(FILE *f, const struct bars_plot *p, size_t i, size_t r, double by)
+{
+	const struct pp_svg_bars *b = p->b;
+	double end, v = b->v[i];
+	char buf[160];
 
-			if (!isfinite(v))
-				continue;
-			end = bar_x(&ax, v, logx);
-			fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				"height=\"%.0f\" fill=\"%s\"><title>", ax.px0, by,
-				fmax(end - ax.px0, 0.5), bar, colour(r));
-			pp_fmt_num(buf, sizeof(buf), v);
-			pp_html_esc(f, b->series[r]);
-			fprintf(f, ": %s %s", buf, b->unit);
-			if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i])) {
-				pp_fmt_num(buf, sizeof(buf), b->lo[i]);
-				fprintf(f, " (%s..", buf);
-				pp_fmt_num(buf, sizeof(buf), b->hi[i]);
-				fprintf(f, "%s)", buf);
-			}
-			fputs("</title></rect>\n", f);
-			if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i]) && b->hi[i] > b->lo[i]) {
-				double x0 = bar_x(&ax, b->lo[i], logx);
-				double x1 = bar_x(&ax, b->hi[i], logx);
-				double my = by + bar / 2;
-
-				fprintf(f, "<path class=\"whisker\" stroke=\"#222\" fill=\"none\" "
-					"d=\"M%.1f %.1f L%.1f %.1f M%.1f %.1f L%.1f %.1f M%.1f %.1f "
-					"L%.1f %.1f\"/>\n", x0, my, x1, my, x0, my - 4, x0, my + 4, x1,
-					my - 4, x1, my + 4);
-				end = fmax(end, x1);
-			}
-			text_at(f, end + 4, by + bar - 2, "start", buf, "font-size=\"11\"");
-		}
+	if (!isfinite(v))
+		return;
+	end = bar_x(&p->ax, v, p->logx);
+	fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.0f\" fill=\"%s\"><title>", p->ax.px0, by,
+		fmax(end - p->ax.px0, 0.5), BAR_H, colour(r));
+	pp_fmt_num(buf, sizeof(buf), v);
+	pp_html_esc(f, b->series[r]);
+	fprintf(f, ": %s %s", buf, b->unit);
+	if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i])) {
+		pp_fmt_num(buf, sizeof(buf), b->lo[i]);
+		fprintf(f, " (%s..", buf);
+		pp_fmt_num(buf, sizeof(buf), b->hi[i]);
+		fprintf(f, "%s)", buf);
 	}
+	fputs("</title></rect>\n", f);
+	if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i]) && b->hi[i] > b->lo[i]) {
+		double x0 = bar_x(&p->ax, b->lo[i], p->logx);
+		double x1 = bar_x(&p->ax, b->hi[i], p->logx);
+		double my = by + BAR_H / 2;
+
+		fprintf(f, "<path class=\"whisker\" stroke=\"#222\" fill=\"none\" "
+			"d=\"M%.1f %.1f L%.1f %.1f M%.1f %.1f L%.1f %.1f M%.1f %.1f "
+			"L%.1f %.1f\"/>\n", x0, my, x1, my, x0, my - 4, x0, my + 4, x1,
+			my - 4, x1, my + 4);
+		end = fmax(end, x1);
+	}
+	text_at(f, end + 4, by + BAR_H - 2, "start", buf, "font-size=\"11\"");
+}
+
+/* Category c: its label (cut to fit, the whole in a tooltip), then its bars. */
+static void bars_category(FILE *f, const struct bars_plot *p, size_t c)
+{
+	const struct pp_svg_bars *b = p->b;
+	double cy = p->y + (double)c * bars_cat_h(b) + BAR_GAP / 2;
+	char buf[160];
+	size_t r;
+
+	fit(buf, sizeof(buf), b->cats[c], LABEL_MAX_W);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", p->ax.px0 - 8,
+		cy + (double)b->nser * (BAR_H + 2) / 2 + 4);
+	pp_html_esc(f, b->cats[c]);
+	fputs("</title>", f);
+	pp_html_esc(f, buf);
+	fputs("</text>\n", f);
+	for (r = 0; r < b->nser; r++)
+		bars_bar(f, p, c * b->nser + r, r, cy + (double)r * (BAR_H + 2));
+}
+
+int pp_svg_bars(FILE *f, const struct pp_svg_bars *b)
+{
+	struct bars_plot p = { .b = b };
+	double leg = 0;
+	size_t c;
+
+	if (!bars_scale(&p))
+		return -EINVAL;
+	if (b->nser > 1)
+		leg = legend_height(b->series, b->nser) + 6;
+	p.plot_h = (double)b->ncat * bars_cat_h(b);
+	svg_open(f, b->id, b->title, BARS_TOP + leg + p.plot_h + 44);
+	if (b->nser > 1)
+		legend_draw(f, BARS_TOP + 12, b->series, NULL, b->nser, 'b');
+	p.y = BARS_TOP + leg;
+	bars_value_axis(f, &p);
+	for (c = 0; c < b->ncat; c++)
+		bars_category(f, &p, c);
 	fputs("</svg>\n", f);
 	return 0;
 }
 
 /* --- changes --- */
 
-int pp_svg_changes(FILE *f, const char *id, const char *title,
-		   const char *const *keys, const double *pct, const double *lo,
-		   const double *hi, const char *cls, size_t n)
-{
-	const double top = 36, row = 18, right = 70;
-	double lab = label_col(keys, n), m = 5, step, h, e, plot_h;
+/* A changes chart's geometry: its top, a row's height. */
+#define CHANGES_TOP	36.0
+#define CHANGE_ROW	18.0
+#define CHANGES_RIGHT	70.0
+
+/* Its axis: -m .. +m percent, m the largest change and some room (5 at least). */
+struct changes_plot {
 	struct axis ax;
-	char buf[160];
+	double m, step;
+	double lab;		/* the keys' column */
+};
+
+static void changes_scale(struct changes_plot *p, const struct pp_svg_changes *c)
+{
+	double w = 0;
 	size_t i;
 
-	if (!n)
-		return -EINVAL;
+	for (i = 0; i < c->n; i++)
+		w = fmax(w, text_w(c->rows[i].key));
+	p->lab = label_room(w);
 	/* scaled to the changes; an interval wider than that is cut at the edge */
-	for (i = 0; i < n; i++)
-		if (isfinite(pct[i]))
-			m = fmax(m, fabs(pct[i]) * 1.15);
-	step = nice_step(m, 3);
-	m = ceil(m / step) * step;
-	ax.lo = -m;
-	ax.hi = m;
-	ax.px0 = lab + 48;	/* room for a negative change's figure */
-	ax.px1 = PP_SVG_WIDTH - right;
-	plot_h = (double)n * row;
-	h = top + plot_h + 62;
-	svg_open(f, id, title, h);
-	for (e = -m; e <= m + step / 2; e += step) {
-		double px = ax_map(&ax, e);
+	p->m = 5;
+	for (i = 0; i < c->n; i++)
+		if (isfinite(c->rows[i].pct))
+			p->m = fmax(p->m, fabs(c->rows[i].pct) * 1.15);
+	p->step = nice_step(p->m, 3);
+	p->m = ceil(p->m / p->step) * p->step;
+	p->ax.lo = -p->m;
+	p->ax.hi = p->m;
+	p->ax.px0 = p->lab + 48;	/* room for a negative change's figure */
+	p->ax.px1 = PP_SVG_WIDTH - CHANGES_RIGHT;
+}
+
+/* The grid in percent, 0 darker, and what the chart shows under it. */
+static void changes_axis(FILE *f, const struct changes_plot *p, double plot_h)
+{
+	const double bottom = CHANGES_TOP + plot_h;
+	char buf[160];
+	double e;
+
+	for (e = -p->m; e <= p->m + p->step / 2; e += p->step) {
+		double px = ax_map(&p->ax, e);
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\"/>\n",
-			px, top, px, top + plot_h, fabs(e) < step / 2 ? "#444" : "#ddd");
+			px, CHANGES_TOP, px, bottom, fabs(e) < p->step / 2 ? "#444" : "#ddd");
 		snprintf(buf, sizeof(buf), "%+.0f%%", e);
-		text_at(f, px, top + plot_h + 16, "middle", fabs(e) < step / 2 ? "0" : buf, NULL);
+		text_at(f, px, bottom + 16, "middle", fabs(e) < p->step / 2 ? "0" : buf, NULL);
 	}
-	text_at(f, (ax.px0 + ax.px1) / 2, top + plot_h + 34, "middle",
+	text_at(f, (p->ax.px0 + p->ax.px1) / 2, bottom + 34, "middle",
 		"change against the base, % (whisker: the 95% interval)", NULL);
-	text_at(f, (ax.px0 + ax.px1) / 2, top + plot_h + 52, "middle",
+	text_at(f, (p->ax.px0 + p->ax.px1) / 2, bottom + 52, "middle",
 		"red: regression; green: improvement; grey: no change; orange: too noisy to tell",
 		"fill=\"#555\" font-size=\"11\"");
-	for (i = 0; i < n; i++) {
-		double y = top + (double)i * row, x0 = ax_map(&ax, 0), x1;
-		const char *fill = cls[i] == 'r' ? "#D55E00" : cls[i] == 'i' ? "#009E73" :
-				   cls[i] == 'n' ? "#E69F00" : "#999999";
+}
 
-		fit(buf, sizeof(buf), keys[i], LABEL_MAX_W);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", lab - 8,
-			y + 13);
-		pp_html_esc(f, keys[i]);
-		fputs("</title>", f);
-		pp_html_esc(f, buf);
-		fputs("</text>\n", f);
-		if (!isfinite(pct[i]))
-			continue;
-		x1 = ax_map(&ax, pct[i]);
-		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\" "
-			"fill=\"%s\"><title>", fmin(x0, x1), y + 3, fmax(fabs(x1 - x0), 0.5), fill);
-		pp_html_esc(f, keys[i]);
-		fprintf(f, ": %+.1f%% (%+.1f%% .. %+.1f%%)</title></rect>\n", pct[i], lo[i], hi[i]);
-		if (isfinite(lo[i]) && isfinite(hi[i])) {
-			double a = ax_map(&ax, fmax(lo[i], -m)), b = ax_map(&ax, fmin(hi[i], m));
+/* Row i: the key, the bar from 0 coloured by its class, the interval, the figure. */
+static void change_row(FILE *f, const struct changes_plot *p, const struct pp_svg_change *r,
+		       size_t i)
+{
+	double y = CHANGES_TOP + (double)i * CHANGE_ROW, x0 = ax_map(&p->ax, 0), x1;
+	const char *fill = r->cls == 'r' ? "#D55E00" : r->cls == 'i' ? "#009E73" :
+			   r->cls == 'n' ? "#E69F00" : "#999999";
+	char buf[160];
 
-			fprintf(f, "<path class=\"whisker\" stroke=\"#222\" fill=\"none\" "
-				"d=\"M%.1f %.1f L%.1f %.1f\"/>\n", a, y + 9, b, y + 9);
-			x1 = pct[i] >= 0 ? fmax(x1, b) : fmin(x1, a);
-		}
-		snprintf(buf, sizeof(buf), "%+.1f%%", pct[i]);
-		text_at(f, pct[i] >= 0 ? x1 + 4 : x1 - 4, y + 13, pct[i] >= 0 ? "start" : "end", buf,
-			"font-size=\"11\"");
+	fit(buf, sizeof(buf), r->key, LABEL_MAX_W);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", p->lab - 8,
+		y + 13);
+	pp_html_esc(f, r->key);
+	fputs("</title>", f);
+	pp_html_esc(f, buf);
+	fputs("</text>\n", f);
+	if (!isfinite(r->pct))
+		return;
+	x1 = ax_map(&p->ax, r->pct);
+	fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\" "
+		"fill=\"%s\"><title>", fmin(x0, x1), y + 3, fmax(fabs(x1 - x0), 0.5), fill);
+	pp_html_esc(f, r->key);
+	fprintf(f, ": %+.1f%% (%+.1f%% .. %+.1f%%)</title></rect>\n", r->pct, r->lo, r->hi);
+	if (isfinite(r->lo) && isfinite(r->hi)) {
+		double a = ax_map(&p->ax, fmax(r->lo, -p->m));
+		double b = ax_map(&p->ax, fmin(r->hi, p->m));
+
+		fprintf(f, "<path class=\"whisker\" stroke=\"#222\" fill=\"none\" "
+			"d=\"M%.1f %.1f L%.1f %.1f\"/>\n", a, y + 9, b, y + 9);
+		x1 = r->pct >= 0 ? fmax(x1, b) : fmin(x1, a);
 	}
+	snprintf(buf, sizeof(buf), "%+.1f%%", r->pct);
+	text_at(f, r->pct >= 0 ? x1 + 4 : x1 - 4, y + 13, r->pct >= 0 ? "start" : "end", buf,
+		"font-size=\"11\"");
+}
+
+int pp_svg_changes(FILE *f, const struct pp_svg_changes *c)
+{
+	double plot_h = (double)c->n * CHANGE_ROW;
+	struct changes_plot p;
+	size_t i;
+
+	if (!c->n)
+		return -EINVAL;
+	changes_scale(&p, c);
+	svg_open(f, c->id, c->title, CHANGES_TOP + plot_h + 62);
+	changes_axis(f, &p, plot_h);
+	for (i = 0; i < c->n; i++)
+		change_row(f, &p, &c->rows[i], i);
 	fputs("</svg>\n", f);
 	return 0;
 }

@@ -63,12 +63,23 @@ struct pp_svg_bars {
 int pp_svg_bars(FILE *f, const struct pp_svg_bars *b);
 
 /*
- * Changes in percent, one row a key: a bar from 0 to pct[i], the
- * interval lo..hi as a whisker, coloured by cls[i]: 'r' regression,
- * 'i' improvement, 'n' noisy, 's' no change.
+ * Changes in percent, one row a key: a bar from 0 to pct, the interval
+ * lo..hi as a whisker, coloured by cls: 'r' regression, 'i'
+ * improvement, 'n' noisy, 's' no change.
  */
-int pp_svg_changes(FILE *f, const char *id, const char *title,
-		   const char *const *keys, const double *pct, const double *lo,
-		   const double *hi, const char *cls, size_t n);
+struct pp_svg_change {
+	const char *key;
+	double pct, lo, hi;
+	char cls;
+};
+
+struct pp_svg_changes {
+	const char *id, *title;
+	const struct pp_svg_change *rows;
+	size_t n;
+};
+
+/* 0, or -EINVAL when there is no row. */
+int pp_svg_changes(FILE *f, const struct pp_svg_changes *c);
 
 #endif /* PP_SVG_H */
