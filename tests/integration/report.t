@@ -7,7 +7,7 @@
 # a phone-wide window.  --format svg writes well-formed SVG files; export
 # --csv gives every result once with the figures of the JSON.
 . "$(dirname "$0")/tap.sh"
-NTESTS=23
+NTESTS=24
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -125,6 +125,26 @@ for f in sys.argv[1:]:
     assert r.tag == "{http://www.w3.org/2000/svg}svg", f
     assert float(r.get("width")) > 0 and float(r.get("height")) > 0, f' "$T_TMP"/svg/*.svg
 ok $([ $? -eq 0 ] && [ "$n" -ge 10 ]; echo $?) "each of the $n SVG files parses, with a width and height"
+# a bar's figure at its end is its value, also where the tooltip gives
+# an interval after it (those ends once overwrote the value's buffer)
+check "each bar's figure is the value in its tooltip, bars with an interval among them" \
+	python3 -c 'import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+bars = ranged = 0
+for f in sys.argv[1:]:
+    for parent in ET.parse(f).iter():
+        kids = list(parent)
+        for i, e in enumerate(kids):
+            if e.tag != ns + "rect" or e.get("class") != "bar":
+                continue
+            title = e.find(ns + "title").text
+            val = title.rsplit(": ", 1)[1].split(" ")[0]
+            txt = next(k for k in kids[i + 1:] if k.tag == ns + "text")
+            assert txt.text == val, (f, title, txt.text)
+            bars += 1
+            ranged += "(" in title
+print("#", bars, "bars,", ranged, "with an interval")
+assert bars > 0 and ranged > 0' "$T_TMP"/svg/*.svg
 
 # export --csv: every result once, the JSON's figures
 pp export --csv "$T_TMP/base.json" "$T_TMP/new.json" -o "$T_TMP/all.csv" 2>"$T_TMP/e"

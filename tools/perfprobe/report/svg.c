@@ -559,7 +559,7 @@ static void bars_bar(FILE *f, const struct bars_plot *p, size_t i, size_t r, dou
 {
 	const struct pp_svg_bars *b = p->b;
 	double end, v = b->v[i];
-	char buf[160];
+	char val[64], lo[64], hi[64];
 
 	if (!isfinite(v))
 		return;
@@ -567,14 +567,14 @@ static void bars_bar(FILE *f, const struct bars_plot *p, size_t i, size_t r, dou
 	fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		"height=\"%.0f\" fill=\"%s\"><title>", p->ax.px0, by,
 		fmax(end - p->ax.px0, 0.5), BAR_H, colour(r));
-	pp_fmt_num(buf, sizeof(buf), v);
+	/* the value has its own buffer: it is the figure drawn at the end */
+	pp_fmt_num(val, sizeof(val), v);
 	pp_html_esc(f, b->series[r]);
-	fprintf(f, ": %s %s", buf, b->unit);
+	fprintf(f, ": %s %s", val, b->unit);
 	if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i])) {
-		pp_fmt_num(buf, sizeof(buf), b->lo[i]);
-		fprintf(f, " (%s..", buf);
-		pp_fmt_num(buf, sizeof(buf), b->hi[i]);
-		fprintf(f, "%s)", buf);
+		pp_fmt_num(lo, sizeof(lo), b->lo[i]);
+		pp_fmt_num(hi, sizeof(hi), b->hi[i]);
+		fprintf(f, " (%s..%s)", lo, hi);
 	}
 	fputs("</title></rect>\n", f);
 	if (b->lo && isfinite(b->lo[i]) && isfinite(b->hi[i]) && b->hi[i] > b->lo[i]) {
@@ -588,7 +588,7 @@ static void bars_bar(FILE *f, const struct bars_plot *p, size_t i, size_t r, dou
 			my - 4, x1, my + 4);
 		end = fmax(end, x1);
 	}
-	text_at(f, end + 4, by + BAR_H - 2, "start", buf, "font-size=\"11\"");
+	text_at(f, end + 4, by + BAR_H - 2, "start", val, "font-size=\"11\"");
 }
 
 /* Category c: its label (cut to fit, the whole in a tooltip), then its bars. */
