@@ -105,6 +105,9 @@ const struct pp_option pp_options[] = {
 	{ "compare", "format", 'f', 'f', "FORMAT",
 	  "text, json, junit, ktap, lava or kcidb", "text; --json: json",
 	  PP_COMP_WORDS, "text json junit ktap lava kcidb", 0 },
+	{ "compare", "kcidb-version", 0, PP_OPT_KCIDB_VERSION, "VER",
+	  "the KCIDB schema --format kcidb writes: 5.3 (kcidb-io's current) or 4.3 (older KCIDBs)",
+	  "5.3", PP_COMP_WORDS, "5.3 4.3", 0 },
 
 	{ "report", "format", 'f', 'f', "FORMAT",
 	  "html: one page in the file OUT; svg: the charts as files in the directory OUT",
