@@ -62,7 +62,8 @@ static const struct {
 	  "perfprobe import lmbench results/x86_64-linux-gnu/host.0" },
 	{ "export",
 	  "Every result as one CSV row: label, release, date, host, key, unit, value,\n"
-	  "median, min, max, mean, cv_pct, n, noisy.",
+	  "median, min, max, mean, cv_pct, n, noisy.  --lava: a lava-test-case line a\n"
+	  "result, for a LAVA test shell to run (its headline value the measurement).",
 	  "perfprobe export --csv latest > latest.csv" },
 	{ "kernel-view",
 	  "Which backend of the kernel view would be used here (perfprobe.ko, else\n"

@@ -114,7 +114,10 @@ const struct pp_option pp_options[] = {
 	  "html", PP_COMP_WORDS, "html svg", 0 },
 
 	{ "export", "csv", 0, PP_OPT_EXPORT_CSV, NULL,
-	  "the format: CSV (the only one)", NULL, PP_COMP_NONE, NULL, 0 },
+	  "the format: CSV, one row a result", NULL, PP_COMP_NONE, NULL, 0 },
+	{ "export", "lava", 0, PP_OPT_EXPORT_LAVA, NULL,
+	  "the format: a LAVA test shell's lava-test-case line a result, its median the measurement",
+	  NULL, PP_COMP_NONE, NULL, 0 },
 
 	{ "copy", "dir", 'd', 'd', "DIRS",
 	  "directions, comma-separated: in, out, clear or all", "all",
