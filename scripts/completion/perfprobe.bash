@@ -90,7 +90,7 @@ _perfprobe_argval() {
 	compare:*) echo "runs" ;;
 	report:1) echo "runs" ;;
 	report:*) echo "runs" ;;
-	import:1) echo "words lmbench" ;;
+	import:1) echo "words lmbench lava" ;;
 	import:*) echo "file" ;;
 	export:1) echo "runs" ;;
 	export:*) echo "runs" ;;
