@@ -128,7 +128,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 .DELETE_ON_ERROR:
-.PHONY: bpf-check all tools man options check-options check-unit uninstall modules_install check-packages kmod kmod-style genl-gen check-spec check check-quick check-build check-layout check-san check-clang check-docs check-cross kernel-ab vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
+.PHONY: bpf-check all tools man options check-options check-unit uninstall modules_install check-packages kmod kmod-style genl-gen check-spec check check-quick check-build check-layout check-san check-clang check-docs check-cross check-lava kernel-ab vmtest check-kernels check-arm64 vmtest-arm64 install deps-check \
 	clean help deps FORCE
 
 all: tools
@@ -252,7 +252,7 @@ check-unit: check-build
 # A recipe that starts a make through a script is marked + to hand it the
 # jobserver (else: "jobserver unavailable", and cross.t's W=1 check sees it).
 CHECK_JOBS ?= 3
-CHECK_REST := check-san kernel-ab vmtest-arm64 check-kernels vmtest check-packages \
+CHECK_REST := check-san kernel-ab vmtest-arm64 check-kernels check-lava vmtest check-packages \
 	check-cross check-clang kmod-style check-spec check-docs
 check: check-unit check-layout
 	$(Q)t0=$$(date +%s); \
@@ -402,6 +402,14 @@ check-kernels: $(addprefix vmtest-,$(CHECK_KERNELS))
 vmtest-%-amd64:
 	+$(Q)prove --exec '' scripts/vmtest.sh :: --release $*-amd64
 
+# perfprobe run by LAVA's own dispatcher (lava-run) on QEMU devices,
+# x86-64 and arm64, Debian's 6.1: the jobs' results back through import
+# lava and compare (tests/lava/lava.t, Documentation/lava.rst).  A step
+# that cannot run here is skipped, saying why.
+check-lava: tools
+	+$(Q)t0=$$(date +%s); PERFPROBE=$(CURDIR)/$(O)/perfprobe prove --exec '' tests/lava/lava.t; \
+	rc=$$?; echo "  LAVA    check-lava: $$(($$(date +%s) - t0)) s, exit $$rc"; exit $$rc
+
 # scripts/kernel-ab.sh end to end: 6.1 against 6.12.
 kernel-ab: tools
 	+$(Q)PERFPROBE=$(CURDIR)/$(O)/perfprobe prove --exec '' tests/vm/kernel-ab.t
@@ -476,6 +484,7 @@ help:
 	@echo '  vmtest       module tests in a QEMU guest [KDIR=... KERNEL=...]'
 	@echo '  check-kernels  vmtest on Debian 6.12 and 6.12 PREEMPT_RT [CHECK_KERNELS=...]'
 	@echo '  kernel-ab    scripts/kernel-ab.sh end to end, 6.1 against 6.12 in QEMU'
+	@echo '  check-lava   LAVA jobs run by lava-run on QEMU x86-64 and arm64, imported, compared'
 	@echo '  check-arm64  check-cross (the arm64 cross build under qemu-user), vmtest-arm64'
 	@echo '  vmtest-arm64 module tests in an arm64 guest (Debian 6.1 arm64, qemu-system-aarch64)'
 	@echo '  install      binary, helpers, man pages, completion, docs: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'

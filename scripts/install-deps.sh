@@ -5,7 +5,10 @@
 #
 #   scripts/install-deps.sh          tools and their tests
 #   scripts/install-deps.sh --all    also the kernel module and QEMU tests,
-#                                    and the arm64 cross build (--arm64)
+#                                    the arm64 cross build (--arm64) and
+#                                    LAVA's dispatcher with the device-type
+#                                    templates of lava-server, unpacked into
+#                                    /var/cache/perfprobe/lava (make check-lava)
 #   scripts/install-deps.sh --arm64  the arm64 cross build only: the cross
 #                                    compiler, Debian's :arm64 libraries
 #                                    (multiarch), qemu-user with binfmt_misc,
@@ -20,11 +23,19 @@ TOOLS="build-essential pkg-config libjansson-dev libcmocka-dev libtirpc-dev
 libnl-3-dev libnl-genl-3-dev libelf-dev libssl-dev libkcapi-dev libbpf-dev
 clang llvm bpftool
 jq perl iproute2 util-linux procps
-chromium tidy fonts-dejavu-core python3
+chromium tidy fonts-dejavu-core python3 python3-jsonschema
 python3-docutils man-db groff-base zsh
 debhelper dh-dkms dkms lintian fakeroot dpkg-dev git"
 KMOD="linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static
 cpio kmod sparse linux-source-6.1 xz-utils python3 python3-yaml dwarves"
+
+# LAVA's dispatcher, which runs make check-lava's jobs (lava-run, and
+# libguestfs for the test overlay's disk): Documentation/lava.rst.
+LAVA="lava-dispatcher python3-jinja2 python3-yaml"
+# lava-server's device-type templates: the package is downloaded and
+# only they are unpacked (the server is not needed to run a job).
+LAVA_CACHE=${PERFPROBE_LAVA_CACHE:-/var/cache/perfprobe/lava}
+LAVA_TEMPLATES=$LAVA_CACHE/usr/share/lava-server/device-types
 
 # The arm64 cross build (Documentation/arm.rst): the libraries perfprobe
 # links, as Debian's multiarch :arm64 packages.
@@ -34,12 +45,13 @@ libssl-dev:arm64 libkcapi-dev:arm64 libtirpc-dev:arm64 libbpf-dev:arm64"
 
 want="$TOOLS"
 arm64=0
+lava=0
 case "${1:-}" in
---all) want="$TOOLS $KMOD $ARM64"; arm64=1 ;;
+--all) want="$TOOLS $KMOD $ARM64 $LAVA"; arm64=1; lava=1 ;;
 --kmod) want="$KMOD" ;;
 --arm64) want="$ARM64"; arm64=1 ;;
 "") ;;
--h|--help) sed -n '3,16p' "$0"; exit 0 ;;
+-h|--help) sed -n '3,19p' "$0"; exit 0 ;;
 *) echo "install-deps.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
 esac
 
@@ -134,12 +146,16 @@ for p in $want; do
 		grep -Eq "^installed ($native|all|${p##*:})\$" || missing="$missing $p"
 done
 
-if [ -z "$missing" ]; then
+templates_missing() {
+	[ "$lava" = 1 ] && [ ! -f "$LAVA_TEMPLATES/qemu.jinja2" ] &&
+		[ ! -f /usr/share/lava-server/device-types/qemu.jinja2 ]
+}
+
+if [ -z "$missing" ] && ! templates_missing; then
 	echo "install-deps.sh: all packages present"
 	exit 0
 fi
 
-echo "install-deps.sh: installing:$missing"
 if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then
 		SUDO=sudo
@@ -151,6 +167,25 @@ else
 	SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
-apt_get update -qq
-# shellcheck disable=SC2086
-apt_get install -y -qq --no-install-recommends $missing
+if [ -n "$missing" ]; then
+	echo "install-deps.sh: installing:$missing"
+	apt_get update -qq
+	# shellcheck disable=SC2086
+	apt_get install -y -qq --no-install-recommends $missing
+fi
+
+# lava-server's device-type templates, unpacked from its package into
+# $LAVA_CACHE (nothing of the server installed); once.
+if templates_missing; then
+	echo "install-deps.sh: unpacking lava-server's device-type templates into $LAVA_CACHE"
+	dl=$(mktemp -d "${TMPDIR:-/tmp}/install-deps.XXXXXX")
+	chmod 0755 "$dl"
+	(cd "$dl" && apt_get -o APT::Sandbox::User=root -qq download lava-server) &&
+		$SUDO mkdir -p "$LAVA_CACHE" &&
+		$SUDO dpkg-deb --fsys-tarfile "$dl"/lava-server_*.deb |
+		$SUDO tar -x -C "$LAVA_CACHE" ./usr/share/lava-server/device-types ||
+		{ rm -rf "$dl"; echo "install-deps.sh: could not unpack lava-server's templates" >&2; exit 1; }
+	rm -rf "$dl"
+	[ -f "$LAVA_TEMPLATES/qemu.jinja2" ] ||
+		{ echo "install-deps.sh: lava-server's package has no qemu.jinja2" >&2; exit 1; }
+fi

@@ -6,6 +6,7 @@
 #
 # usage: scripts/vmtest.sh [--arch x86_64|arm64] [--kernel IMAGE] [--kdir TREE]
 #                          [--release REL] [--timeout SEC] [--keep] [-v]
+#                          [--images DIR]
 #
 # See Documentation/vmtest.rst.  Exit status: 0 when every test passed (or
 # when the run was skipped with PERFPROBE_VMTEST_OPTIONAL=1), non-zero on any
@@ -23,6 +24,7 @@ RELEASE=
 TIMEOUT=${PERFPROBE_VMTEST_TIMEOUT:-}
 KEEP=0
 VERBOSE=0
+IMAGES=
 MEM=${PERFPROBE_VMTEST_MEM:-512}
 SMP=${PERFPROBE_VMTEST_SMP:-2}
 ICOUNT=${PERFPROBE_VMTEST_ICOUNT:-}
@@ -49,6 +51,10 @@ usage: $0 [--arch ARCH] [--kernel IMAGE] [--kdir TREE] [--moddir DIR]
   --timeout SEC   kill the guest after SEC seconds (default: 420, arm64 900)
   --keep          keep the work directory (initramfs, logs) and print its path
   -v              verbose: show build output and the guest console log
+  --images DIR    build the kernel's image and the initramfs, with the disk
+                  and ext2 drivers a LAVA job's test overlay needs, into DIR
+                  (vmlinuz, initramfs.cpio.gz, images.env) and boot nothing:
+                  the images a LAVA job deploys (Documentation/lava.rst)
 
 Environment: PERFPROBE_VMTEST_OPTIONAL=1 turns a missing QEMU/kernel/headers
 into "1..0 # SKIP"; PERFPROBE_VMTEST_ACCEL=tcg|kvm forces an accelerator;
@@ -79,6 +85,8 @@ while [ $# -gt 0 ]; do
 	--timeout=*) TIMEOUT=${1#*=}; shift ;;
 	--keep) KEEP=1; shift ;;
 	-v|--verbose) VERBOSE=1; shift ;;
+	--images) IMAGES=${2:?--images needs a directory}; shift 2 ;;
+	--images=*) IMAGES=${1#*=}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "vmtest: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -322,6 +330,7 @@ if run_logged tools make -s -C "$ROOT" "${XMAKE[@]}" tools; then
 		PPADD+=(--extra-module "$m")
 	done
 else
+	[ -n "$IMAGES" ] && fail "building perfprobe failed: no images without it"
 	echo "# building perfprobe failed: the guest's cli group will fail"
 fi
 exec 9>&-
@@ -331,6 +340,14 @@ exec 9>&-
 # whose drivers are modules in Debian's arm64 kernels (init.sh loads them).
 CONSOLE_MODS=()
 [ "$ARCH" = arm64 ] && CONSOLE_MODS=(--console-module virtio_mmio --console-module virtio_console)
+# The images of a LAVA job: the overlay disk LAVA attaches (virtio) and
+# its ext2 filesystem (ext4 wants crc32c), loaded by /init in its LAVA
+# mode (pp_lava).
+if [ -n "$IMAGES" ]; then
+	for m in virtio_pci virtio_blk crc32c_generic ext4; do
+		PPADD+=(--extra-module "$m")
+	done
+fi
 MKV=()
 [ "$VERBOSE" = 1 ] && MKV=(-v)
 run_logged initramfs "$ROOT/scripts/mkinitramfs.sh" --out "$WORK/initramfs.cpio.gz" \
@@ -338,6 +355,17 @@ run_logged initramfs "$ROOT/scripts/mkinitramfs.sh" --out "$WORK/initramfs.cpio.
 	${BUSYBOX[@]+"${BUSYBOX[@]}"} ${CONSOLE_MODS[@]+"${CONSOLE_MODS[@]}"} \
 	${MODDIR:+--moddir "$MODDIR"} --kdir "$KDIR" "${MKV[@]}" ||
 	fail "building the initramfs failed"
+
+if [ -n "$IMAGES" ]; then
+	mkdir -p "$IMAGES" && cp "$KERNEL" "$IMAGES/vmlinuz" &&
+		cp "$WORK/initramfs.cpio.gz" "$IMAGES/initramfs.cpio.gz" ||
+		fail "cannot write the images into $IMAGES"
+	printf 'ARCH=%s\nKREL=%s\nKERNEL=%s\nINITRD=%s\n' "$ARCH" "$KREL" \
+		"$(cd "$IMAGES" && pwd)/vmlinuz" "$(cd "$IMAGES" && pwd)/initramfs.cpio.gz" \
+		>"$IMAGES/images.env"
+	say "images for $ARCH, kernel $KREL, in $IMAGES ($(($(date +%s) - START)) s)"
+	exit 0
+fi
 
 # ------------------------------------------------------------------ boot ---
 ACCEL=${PERFPROBE_VMTEST_ACCEL:-}

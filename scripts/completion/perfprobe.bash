@@ -29,9 +29,9 @@ _perfprobe_cmds="list run syscall summary ls compare report import export kernel
 _perfprobe_opts() {
 	case $1 in
 	ls) echo "--kernel --label" ;;
-	compare) echo "--threshold --run-noise --gate-emulated --no-history --sort --strict --fail-on --ignore --format" ;;
+	compare) echo "--threshold --run-noise --gate-emulated --no-history --sort --strict --fail-on --ignore --format --kcidb-version" ;;
 	report) echo "--format" ;;
-	export) echo "--csv" ;;
+	export) echo "--csv --lava" ;;
 	copy) echo "--dir --sizes --align" ;;
 	timer) echo "--period --count" ;;
 	trace) echo "--hist --all" ;;
@@ -49,6 +49,7 @@ _perfprobe_optval() {
 	compare:--fail-on|compare:-F) echo "none" ;;
 	compare:--ignore|compare:-I) echo "none" ;;
 	compare:--format|compare:-f) echo "words text json junit ktap lava kcidb" ;;
+	compare:--kcidb-version) echo "words 5.3 4.3" ;;
 	report:--format|report:-f) echo "words html svg" ;;
 	copy:--dir|copy:-d) echo "words in out clear all" ;;
 	copy:--sizes|copy:-s) echo "none" ;;
@@ -89,7 +90,7 @@ _perfprobe_argval() {
 	compare:*) echo "runs" ;;
 	report:1) echo "runs" ;;
 	report:*) echo "runs" ;;
-	import:1) echo "words lmbench" ;;
+	import:1) echo "words lmbench lava" ;;
 	import:*) echo "file" ;;
 	export:1) echo "runs" ;;
 	export:*) echo "runs" ;;

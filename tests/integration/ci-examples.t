@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 D=$ROOT/Documentation/ci
-plan 9
+plan 10
 
 y() { # FILE PYTHON-EXPRESSION-ON-doc
 	python3 -c 'import sys, yaml
@@ -21,6 +21,9 @@ check "GitHub workflow: on pull requests, a step running kernel-ab.sh" y "$D/git
 	'"pull_request" in doc.get(True, doc.get("on", {})) and any("kernel-ab.sh" in s.get("run", "") for s in doc["jobs"]["kernel-ab"]["steps"])'
 check "LAVA test definition: its format and run steps that report with lava-test-case" y "$D/lava-perfprobe.yaml" \
 	'doc["metadata"]["format"] == "Lava-Test Test Definition 1.0" and any("--format lava" in s for s in doc["run"]["steps"])'
+check "LAVA test definition for the images: each step one string, every result and verdict recorded" \
+	y "$D/lava-perfprobe-image.yaml" \
+	'doc["metadata"]["format"] == "Lava-Test Test Definition 1.0" and all(isinstance(s, str) for s in doc["run"]["steps"]) and any("export --lava" in s for s in doc["run"]["steps"]) and any("--format lava" in s for s in doc["run"]["steps"]) and any("PERFPROBE-ARTIFACT-BEGIN" in s for s in doc["run"]["steps"])'
 check "ci.rst includes every example" sh -c "for f in '$D'/*.yml '$D'/*.yaml; do grep -q \"^\.\. include:: ci/\$(basename \$f)\$\" '$ROOT/Documentation/ci.rst' || exit 1; done"
 
 "$ROOT/scripts/kernel-ab.sh" --help >/dev/null

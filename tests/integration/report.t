@@ -7,7 +7,7 @@
 # a phone-wide window.  --format svg writes well-formed SVG files; export
 # --csv gives every result once with the figures of the JSON.
 . "$(dirname "$0")/tap.sh"
-NTESTS=24
+NTESTS=25
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -160,3 +160,9 @@ check "lat_syscall-null: the CSV's value is the JSON's ($c vs $v)" \
 pp export --csv "$T_TMP/base.json" >"$T_TMP/one.csv"
 check "export to stdout: the same rows as -o for that run" sh -c \
 	"grep -c '^base,' '$T_TMP/all.csv' | grep -qx \"\$(( \$(wc -l <'$T_TMP/one.csv') - 1 ))\""
+
+# export --lava: one lava-test-case line a result (lava.t has the rest)
+pp export --lava "$T_TMP/base.json" >"$T_TMP/cases" 2>"$T_TMP/e"
+ok $([ $? -eq 0 ] && [ "$(grep -c '^lava-test-case [a-z0-9_.-]* --result \(pass --measurement [0-9.e+-]* --units [A-Za-z/%]*\|skip\|fail\)$' "$T_TMP/cases")" -eq \
+	"$(jq '(.results | length) + (.skipped // [] | length) + (.failed // [] | length)' "$T_TMP/base.json")" ]; echo $?) \
+	"export --lava: a lava-test-case line a result, skip and failure"

@@ -58,11 +58,14 @@ static const struct {
 	  "perfprobe report 6.1 6.12 -o report.html" },
 	{ "import",
 	  "lmbench raw results files and summaries as perfprobe runs (one document a\n"
-	  "run, in the results directory or DIR); -v lists what had no key.",
+	  "run, in the results directory or DIR); -v lists what had no key.  lava: a\n"
+	  "LAVA job's output directory, dispatcher log or results export (with the\n"
+	  "run's JSON the job printed, every sample), a run per test suite.",
 	  "perfprobe import lmbench results/x86_64-linux-gnu/host.0" },
 	{ "export",
 	  "Every result as one CSV row: label, release, date, host, key, unit, value,\n"
-	  "median, min, max, mean, cv_pct, n, noisy.",
+	  "median, min, max, mean, cv_pct, n, noisy.  --lava: a lava-test-case line a\n"
+	  "result, for a LAVA test shell to run (its headline value the measurement).",
 	  "perfprobe export --csv latest > latest.csv" },
 	{ "kernel-view",
 	  "Which backend of the kernel view would be used here (perfprobe.ko, else\n"

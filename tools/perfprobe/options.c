@@ -105,13 +105,19 @@ const struct pp_option pp_options[] = {
 	{ "compare", "format", 'f', 'f', "FORMAT",
 	  "text, json, junit, ktap, lava or kcidb", "text; --json: json",
 	  PP_COMP_WORDS, "text json junit ktap lava kcidb", 0 },
+	{ "compare", "kcidb-version", 0, PP_OPT_KCIDB_VERSION, "VER",
+	  "the KCIDB schema --format kcidb writes: 5.3 (kcidb-io's current) or 4.3 (older KCIDBs)",
+	  "5.3", PP_COMP_WORDS, "5.3 4.3", 0 },
 
 	{ "report", "format", 'f', 'f', "FORMAT",
 	  "html: one page in the file OUT; svg: the charts as files in the directory OUT",
 	  "html", PP_COMP_WORDS, "html svg", 0 },
 
 	{ "export", "csv", 0, PP_OPT_EXPORT_CSV, NULL,
-	  "the format: CSV (the only one)", NULL, PP_COMP_NONE, NULL, 0 },
+	  "the format: CSV, one row a result", NULL, PP_COMP_NONE, NULL, 0 },
+	{ "export", "lava", 0, PP_OPT_EXPORT_LAVA, NULL,
+	  "the format: a LAVA test shell's lava-test-case line a result, its median the measurement",
+	  NULL, PP_COMP_NONE, NULL, 0 },
 
 	{ "copy", "dir", 'd', 'd', "DIRS",
 	  "directions, comma-separated: in, out, clear or all", "all",

@@ -52,6 +52,8 @@ enum {
 	PP_OPT_NS_MAX_PER_CLIENT,
 	PP_OPT_NS_MAX_DURATION,
 	PP_OPT_NS_SECRET_FILE,
+	PP_OPT_EXPORT_LAVA,
+	PP_OPT_KCIDB_VERSION,
 };
 
 #define PP_OPT_REPEATABLE	0x1	/* may be given more than once, all kept */

@@ -10,6 +10,7 @@
  * Documentation/compare.rst.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -39,6 +40,7 @@ enum cmp_format { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_KTAP, FMT_LAVA, FMT_KCIDB }
 struct cmp_opts {
 	struct pp_cmp_opts cmp;
 	enum cmp_format format;
+	int kcidb_major, kcidb_minor;	/* --kcidb-version */
 };
 
 static const char *const format_names[] = {
@@ -75,6 +77,14 @@ static int parse_opt(struct cmp_opts *o, const struct pp_cli_opt *c)
 	case PP_OPT_GATE_EMULATED:
 		o->cmp.gate_emulated = true;
 		break;
+	case PP_OPT_KCIDB_VERSION:
+		if (!strcmp(c->arg, "5.3"))
+			o->kcidb_minor = 3;
+		else if (!strcmp(c->arg, "4.3"))
+			o->kcidb_major = 4;
+		else
+			return pp_usage_err("compare: --kcidb-version: '%s' is not 5.3 or 4.3", c->arg);
+		break;
 	case 'F':
 		o->cmp.fail_on[o->cmp.nfail_on++] = c->arg;
 		break;
@@ -109,6 +119,8 @@ static int parse_opts(struct pp_cli *cli, struct cmp_opts *o)
 	o->cmp.threshold = PP_CMP_THRESHOLD_PCT;
 	o->cmp.run_noise = PP_CMP_RUN_NOISE_PCT;
 	o->format = cli->json ? FMT_JSON : FMT_TEXT;
+	o->kcidb_major = 5;
+	o->kcidb_minor = 3;
 	for (i = 0; i < cli->ncopts; i++) {
 		ret = parse_opt(o, &cli->copts[i]);
 		if (ret)
@@ -618,56 +630,76 @@ static void print_lava(FILE *f, const struct pp_comparison *c)
 }
 
 /*
- * KernelCI's KCIDB I/O schema (v4): the new side as a checkout, a build
- * and one test per key, with its median as the test's number and the
- * comparison in misc.  Status: FAIL for a failing regression, PASS for
- * the rest that were compared, SKIP for keys missing on one side.
+ * KernelCI's KCIDB I/O schema, version 5.3 (what kcidb-io validates
+ * today) or, --kcidb-version 4.3, the last that a lab's older KCIDB may
+ * still take: the new side as a checkout, a build and one test per key.
+ * Status: FAIL for a failing regression, PASS for the rest that were
+ * compared, ERROR for a key that cannot be compared, SKIP for one
+ * missing on a side.  The new median is the test's "number" (5.x; 4.3
+ * has none: misc.value and misc.unit), the comparison and the verdict in
+ * misc, the machine the new side ran on as its environment.  A test's
+ * path is perfprobe.GROUP.KEY with the key's dots as '_' (a path's parts
+ * are separated by dots): Documentation/compare.rst.
  */
 #define KCIDB_ORIGIN	"perfprobe"
 
 static json_t *kcidb_test(const struct pp_cmp_row *r, const char *build_id,
-			  const char *date)
+			  const struct pp_meta *m, const struct cmp_opts *o)
 {
 	static const char *const status[] = {
 		[CI_PASS] = "PASS", [CI_FAIL] = "FAIL", [CI_ERROR] = "ERROR", [CI_SKIP] = "SKIP",
 	};
 	char id[PP_KEY_MAX + 320], path[PP_KEY_MAX + 64], why[PP_CMP_WHY_MAX + 64], *p;
-	json_t *t = json_object(), *misc = json_object(), *num;
+	json_t *t = json_object(), *misc = json_object(), *num, *env;
 
 	snprintf(id, sizeof(id), "%s:%s", build_id, r->pool->key);
 	snprintf(path, sizeof(path), "perfprobe.%s.%s", r->group, r->pool->key);
-	for (p = path + strlen("perfprobe.") + strlen(r->group) + 1; *p; p++)
-		if (*p == '.')
-			*p = '_';	/* a path's parts are separated by dots */
+	for (p = path + strlen("perfprobe."); *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' &&
+		    p != path + strlen("perfprobe.") + strlen(r->group))
+			*p = '_';	/* [a-zA-Z0-9_-] between the dots */
 	json_object_set_new(t, "id", json_string(id));
 	json_object_set_new(t, "build_id", json_string(build_id));
 	json_object_set_new(t, "origin", json_string(KCIDB_ORIGIN));
 	json_object_set_new(t, "path", json_string(path));
 	json_object_set_new(t, "status", json_string(status[ci_status(r)]));
-	if (date[0])
-		json_object_set_new(t, "start_time", json_string(date));
+	if (m->date[0])
+		json_object_set_new(t, "start_time", json_string(m->date));
+	if (m->hostname[0]) {
+		env = json_object();
+		json_object_set_new(env, "comment", json_string(m->hostname));
+		json_object_set_new(t, "environment", env);
+	}
 	if (r->ok) {
-		num = json_object();
-		json_object_set_new(num, "value", json_real(r->st.new_median));
-		json_object_set_new(num, "unit", json_string(r->pool->unit));
-		json_object_set_new(t, "number", num);
+		if (o->kcidb_major >= 5) {
+			num = json_object();
+			json_object_set_new(num, "value", json_real(r->st.new_median));
+			json_object_set_new(num, "unit", json_string(r->pool->unit));
+			json_object_set_new(t, "number", num);
+		} else {
+			json_object_set_new(misc, "value", json_real(r->st.new_median));
+			json_object_set_new(misc, "unit", json_string(r->pool->unit));
+		}
 		json_object_set_new(misc, "base_median", json_real(r->st.base_median));
 		json_object_set_new(misc, "change_pct", json_real(r->st.change_pct));
 		json_object_set_new(misc, "lo_pct", json_real(r->st.lo_pct));
 		json_object_set_new(misc, "hi_pct", json_real(r->st.hi_pct));
 	}
+	json_object_set_new(misc, "key", json_string(r->pool->key));
 	json_object_set_new(misc, "verdict", json_string(pp_cmp_row_verdict(r)));
 	if (ci_status(r) == CI_ERROR || ci_status(r) == CI_SKIP)
 		json_object_set_new(misc, "reason", json_string(ci_reason(r, why, sizeof(why))));
 	json_object_set_new(misc, "kind", json_string(pp_kind_name(r->pool->kind)));
 	json_object_set_new(misc, "gating", json_boolean(r->gates));
+	json_object_set_new(misc, "unreliable", json_boolean(r->unreliable));
 	json_object_set_new(misc, "direction", json_string(r->pool->dir == PP_HIGHER_IS_BETTER ?
 							   "higher" : "lower"));
 	json_object_set_new(t, "misc", misc);
 	return t;
 }
 
-static int print_kcidb(FILE *f, const struct pp_comparison *c)
+/* The version is the printer's, not the comparison's: --kcidb-version. */
+static int print_kcidb(FILE *f, const struct pp_comparison *c, const struct cmp_opts *o)
 {
 	const struct pp_cmp_row *rows = c->rows;
 	size_t nrows = c->nrows;
@@ -689,8 +721,8 @@ static int print_kcidb(FILE *f, const struct pp_comparison *c)
 		json_object_set_new(misc, "warnings", wa);
 	}
 	snprintf(id, sizeof(id), KCIDB_ORIGIN ":%s:%s", m->hostname, m->label);
-	json_object_set_new(ver, "major", json_integer(4));
-	json_object_set_new(ver, "minor", json_integer(3));
+	json_object_set_new(ver, "major", json_integer(o->kcidb_major));
+	json_object_set_new(ver, "minor", json_integer(o->kcidb_minor));
 	json_object_set_new(doc, "version", ver);
 	json_object_set_new(co, "id", json_string(id));
 	json_object_set_new(co, "origin", json_string(KCIDB_ORIGIN));
@@ -705,7 +737,7 @@ static int print_kcidb(FILE *f, const struct pp_comparison *c)
 	json_object_set_new(b, "misc", misc);
 	json_object_set_new(doc, "builds", json_pack("[o]", b));
 	for (i = 0; i < nrows; i++)
-		json_array_append_new(tests, kcidb_test(&rows[i], id, m->date));
+		json_array_append_new(tests, kcidb_test(&rows[i], id, m, o));
 	json_object_set_new(doc, "tests", tests);
 	ret = json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
@@ -763,7 +795,7 @@ static int compare_one(const struct pp_side *base, const struct pp_side *new,
 		print_lava(stdout, &cmp);
 		break;
 	case FMT_KCIDB:
-		ret = print_kcidb(stdout, &cmp);
+		ret = print_kcidb(stdout, &cmp, o);
 		break;
 	}
 	out->regressed |= fd->nfail > 0;

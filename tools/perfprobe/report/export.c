@@ -6,10 +6,19 @@
  *   label,release,date,host,key,unit,value,median,min,max,mean,cv_pct,n,noisy
  *
  * value is the headline (the median, or STREAM's best); an imported
- * single-valued result has n 1 and empty min/max/cv.  Written to stdout,
- * or atomically to -o FILE.  Documentation/report.rst.
+ * single-valued result has n 1 and empty min/max/cv.
+ *
+ * perfprobe export --lava RUN: one run as the lines a LAVA test shell
+ * runs to record it (Documentation/lava.rst): for each result
+ *
+ *   lava-test-case KEY --result pass --measurement VALUE --units UNIT
+ *
+ * and for each benchmark the run skipped or that failed, its name with
+ * --result skip or fail.  Written to stdout, or atomically to -o FILE.
+ * Documentation/report.rst.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -73,10 +82,53 @@ static void export_run(FILE *f, const struct pp_run *run)
 	}
 }
 
+/*
+ * A word for LAVA's test shell, which makes a directory of a case's name:
+ * what is not [A-Za-z0-9_.-] (a unit: also / and %) becomes '_'.
+ */
+static void lava_word(FILE *f, const char *s, const char *more)
+{
+	for (; *s; s++)
+		fputc(isalnum((unsigned char)*s) || strchr("_.-", *s) || strchr(more, *s) ?
+		      *s : '_', f);
+}
+
+static void export_lava(FILE *f, const struct pp_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->nresults; i++) {
+		const struct pp_result *r = &run->results[i];
+
+		fputs("lava-test-case ", f);
+		lava_word(f, r->key, "");
+		if (!isfinite(r->value)) {
+			fputs(" --result fail\n", f);
+			continue;
+		}
+		fprintf(f, " --result pass --measurement %.10g", r->value);
+		if (r->unit[0]) {
+			fputs(" --units ", f);
+			lava_word(f, r->unit, "/%");
+		}
+		fputc('\n', f);
+	}
+	for (i = 0; i < run->nskips; i++) {
+		fputs("lava-test-case ", f);
+		lava_word(f, run->skips[i].name, "");
+		fputs(" --result skip\n", f);
+	}
+	for (i = 0; i < run->nfails; i++) {
+		fputs("lava-test-case ", f);
+		lava_word(f, run->fails[i].name, "");
+		fputs(" --result fail\n", f);
+	}
+}
+
 int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
 {
 	struct pp_run *runs;
-	bool csv = false;
+	bool csv = false, lava = false;
 	char *buf = NULL;
 	size_t n, len = 0, i;
 	FILE *f;
@@ -85,8 +137,10 @@ int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
 	for (c = 0; c < cli->ncopts; c++)
 		if (cli->copts[c].val == PP_OPT_EXPORT_CSV)
 			csv = true;
-	if (!csv)
-		return pp_usage_err("export: say the format: --csv");
+		else if (cli->copts[c].val == PP_OPT_EXPORT_LAVA)
+			lava = true;
+	if (csv == lava)
+		return pp_usage_err("export: say the format: --csv or --lava");
 	if (argc < 1)
 		return pp_usage_err("export: give one or more result files, directories or labels");
 	if (cli->json)
@@ -94,15 +148,23 @@ int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
 	ret = pp_runs_load(argv, argc, cli->results_dir, &runs, &n);
 	if (ret)
 		return ret;
+	if (lava && n != 1) {
+		pp_runs_free(runs, n);
+		return pp_usage_err("export: --lava takes one run (a LAVA test case's name is its key), %zu given", n);
+	}
 	f = cli->out ? open_memstream(&buf, &len) : stdout;
 	if (!f) {
 		pp_err("export: out of memory");
 		ret = PP_EXIT_FAIL;
 		goto free_runs;
 	}
-	fputs("label,release,date,host,key,unit,value,median,min,max,mean,cv_pct,n,noisy\r\n", f);
-	for (i = 0; i < n; i++)
-		export_run(f, &runs[i]);
+	if (lava) {
+		export_lava(f, &runs[0]);
+	} else {
+		fputs("label,release,date,host,key,unit,value,median,min,max,mean,cv_pct,n,noisy\r\n", f);
+		for (i = 0; i < n; i++)
+			export_run(f, &runs[i]);
+	}
 	if (f == stdout) {
 		ret = fflush(stdout) ? PP_EXIT_FAIL : 0;
 		goto free_runs;

@@ -47,4 +47,49 @@ void pp_import_finish_meta(struct pp_run *run, const char *file, const char *kin
 /* Columns of lmbench's summary table id (its 3.0 layout), 0 if there is none. */
 unsigned int pp_import_table_cols(const char *id);
 
+/*
+ * LAVA (importlava.c): the test cases and artifacts of the files read so
+ * far, and what the job's definition says of its kernel and device.
+ */
+struct pp_lava_case {
+	const char *file;		/* pp_intern()ed or the caller's */
+	unsigned int line;
+	char suite[64];			/* the test definition: 0_perfprobe */
+	char set[64];			/* lava-test-set, or "" */
+	char name[PP_KEY_MAX];
+	char result[16];
+	char units[PP_UNIT_MAX];
+	char job[32];			/* a server's export names it */
+	double value;
+	bool measured;
+};
+
+struct pp_lava_artifact {
+	char *text;			/* a perfprobe run's JSON */
+	size_t len;
+	const char *file;
+	unsigned int line;
+	struct pp_run run;
+	bool loaded, used;
+};
+
+struct pp_lava {
+	struct pp_lava_case *cases;
+	size_t ncases, capcases;
+	struct pp_lava_artifact *art;
+	size_t nart, capart;
+	char kernel[64], device[64];	/* job metadata perfprobe.kernel, .device */
+	size_t nsamples;		/* runs made of an artifact */
+};
+
+/*
+ * A job's output directory (every file in it) or one file: the
+ * dispatcher's log, a server's results export, the job definition or a
+ * run's JSON.  0; -EPROTO when nothing in it is any of these; else -errno.
+ */
+int pp_lava_read(struct pp_import *im, struct pp_lava *lv, const char *path);
+/* The runs of what was read, appended to im->runs: 0 or -errno. */
+int pp_lava_runs(struct pp_import *im, struct pp_lava *lv);
+void pp_lava_free(struct pp_lava *lv);
+
 #endif /* PP_IMPORT_H */

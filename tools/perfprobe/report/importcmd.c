@@ -4,6 +4,11 @@
  * through import.c, what it gave on stderr (-v: every line or cell not
  * imported), each run saved as a results document in DIR (default the
  * results directory), its path on stdout.  Documentation/import.rst.
+ *
+ * perfprobe import lava [-v] DIR|FILE... [-o DIR]: the results of LAVA
+ * jobs through importlava.c, every path given read before the runs are
+ * made (a job's results and its definition or artifacts may be in
+ * several files).  Documentation/lava.rst.
  */
 #include <errno.h>
 #include <limits.h>
@@ -97,6 +102,71 @@ static int import_one(struct pp_import *im, const char *file, const char *dir,
 	return import_save(im, before, summary, dir, written);
 }
 
+/* The runs of LAVA jobs: 0 or an exit code after one line. */
+static int import_lava(struct pp_import *im, int argc, char **argv, const char *dir)
+{
+	char path[PATH_MAX + 160], tag[96];
+	struct pp_lava lv = { 0 };
+	size_t k, written = 0;
+	int a, err = 0, ret = 0;
+
+	for (a = 0; a < argc && !err; a++) {
+		err = pp_lava_read(im, &lv, argv[a]);
+		if (err == -EPROTO || err == -EILSEQ) {
+			pp_err("import: %s: no LAVA job's results in it (no dispatcher log, results "
+			       "export, job definition or perfprobe run)", argv[a]);
+			ret = PP_EXIT_BADFILE;
+		} else if (err) {
+			pp_err("import: %s: %s", argv[a], strerror(-err));
+			ret = err == -ENOENT || err == -EACCES ? PP_EXIT_BADFILE : PP_EXIT_FAIL;
+		}
+	}
+	if (!err)
+		err = pp_lava_runs(im, &lv);
+	if (!ret && err) {
+		pp_err("import: %s", err == -E2BIG ? "more than 64 runs: import fewer jobs at once" :
+		       strerror(-err));
+		ret = PP_EXIT_FAIL;
+	}
+	if (!ret) {
+		fprintf(stderr, "perfprobe: import: %zu test cases, %zu artifacts: %zu runs (%zu with "
+			"their samples), %u figures imported, %u not%s\n", lv.ncases, lv.nart,
+			im->nruns, lv.nsamples, im->imported, im->unknown,
+			pp_verbosity() ? ":" : " (-v lists them)");
+		for (k = 0; pp_verbosity() && k < im->nnotes; k++)
+			fprintf(stderr, "  line %u: %s\n", im->notes[k].line, im->notes[k].text);
+		if (!im->nruns) {
+			pp_err("import: no perfprobe result among the LAVA test cases read");
+			ret = PP_EXIT_BADFILE;
+		}
+	}
+	for (k = 0; !ret && k < im->nruns; k++) {
+		struct pp_run *run = &im->runs[k];
+
+		if (!run->nresults) {
+			fprintf(stderr, "perfprobe: import: test suite %s: no perfprobe key: no document\n",
+				im->names[k]);
+			continue;
+		}
+		if (!strcmp(run->meta.mode, "")) {
+			pp_import_finish_meta(run, argv[0], "LAVA results");
+			pp_strlcpy(run->meta.mhz.note, "not in LAVA's results", sizeof(run->meta.mhz.note));
+		}
+		snprintf(tag, sizeof(tag), "lava-%s", run->meta.label);
+		snprintf(path, sizeof(path), "%s/import-%s-%03zu.json", dir, tag, written);
+		err = pp_run_save(run, path);
+		if (err) {
+			pp_err("import: cannot write %s: %s", path, strerror(-err));
+			ret = PP_EXIT_FAIL;
+			break;
+		}
+		printf("%s\n", path);
+		written++;
+	}
+	pp_lava_free(&lv);
+	return ret;
+}
+
 int pp_cmd_import(struct pp_cli *cli, int argc, char **argv)
 {
 	char dir[PATH_MAX];
@@ -104,8 +174,22 @@ int pp_cmd_import(struct pp_cli *cli, int argc, char **argv)
 	size_t written = 0;
 	int a, ret;
 
+	if (argc >= 1 && !strcmp(argv[0], "lava")) {
+		if (argc < 2)
+			return pp_usage_err("import lava: give a LAVA job's output directory or its results files");
+		ret = import_dir(cli, dir, sizeof(dir));
+		if (ret)
+			return ret;
+		if (pp_import_init(&im)) {
+			pp_err("import: out of memory");
+			return PP_EXIT_FAIL;
+		}
+		ret = import_lava(&im, argc - 1, argv + 1, dir);
+		pp_import_free(&im);
+		return ret;
+	}
 	if (argc < 1 || strcmp(argv[0], "lmbench"))
-		return pp_usage_err("import: say what to import: perfprobe import lmbench FILE...");
+		return pp_usage_err("import: say what to import: perfprobe import lmbench|lava FILE...");
 	if (argc < 2)
 		return pp_usage_err("import lmbench: give one or more lmbench results files");
 	ret = import_dir(cli, dir, sizeof(dir));
