@@ -60,12 +60,45 @@ static const struct pp_guide_col storage_dev_cols[] = {
 	{ NULL, NULL }
 };
 
+/* IPsec: the guide's rows first (3des, aes128, aes192, aes256), then ours. */
+static const struct pp_guide_row ipsec_rows[] = {
+	{ "3des", "3des" },
+	{ "aes128", "aes128" },
+	{ "aes192", "aes192" },
+	{ "aes256", "aes256" },
+	{ "aes128_sha256", "aes128_sha256" },
+	{ "aes192_sha256", "aes192_sha256" },
+	{ "aes256_sha256", "aes256_sha256" },
+	{ "aes128_gcm", "aes128_gcm" },
+	{ "aes256_gcm", "aes256_gcm" },
+	{ NULL, NULL }
+};
+
+#define IPSEC_COLS(m, p)							\
+	{ "Throughput (Mbps)", "ipsec-%s-" m "-" p },				\
+	{ "Packets/Sec", "ipsec-%s-" m "-" p "-pps" },				\
+	{ "CPU Load", "ipsec-%s-" m "-" p "-cpu" },				\
+	{ NULL, NULL }
+
+static const struct pp_guide_col ipsec_tun_tcp[] = { IPSEC_COLS("tunnel", "tcp") };
+static const struct pp_guide_col ipsec_tun_udp[] = { IPSEC_COLS("tunnel", "udp") };
+static const struct pp_guide_col ipsec_tra_tcp[] = { IPSEC_COLS("transport", "tcp") };
+static const struct pp_guide_col ipsec_tra_udp[] = { IPSEC_COLS("transport", "udp") };
+
 const struct pp_guide_table pp_guide_tables[] = {
 	{ "Stream", "Benchmarks", stream_rows, stream_cols },
 	{ "Stream for All CPUs (one thread per CPU)", "Benchmarks", stream_rows, stream_mt_cols },
 	{ "Storage: sequential file write (with fsync) and read", "Buffer size (bytes)",
 	  storage_rows, storage_cols },
 	{ "Storage: block device reads", "Benchmarks", storage_dev_rows, storage_dev_cols },
+	{ "IPSec Software Performance (ESP tunnel mode, TCP)", "Algorithm", ipsec_rows,
+	  ipsec_tun_tcp },
+	{ "IPSec Software Performance (ESP tunnel mode, UDP)", "Algorithm", ipsec_rows,
+	  ipsec_tun_udp },
+	{ "IPSec Software Performance (ESP transport mode, TCP)", "Algorithm", ipsec_rows,
+	  ipsec_tra_tcp },
+	{ "IPSec Software Performance (ESP transport mode, UDP)", "Algorithm", ipsec_rows,
+	  ipsec_tra_udp },
 };
 
 const unsigned int pp_guide_ntables = ARRAY_SIZE(pp_guide_tables);
