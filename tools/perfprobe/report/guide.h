@@ -14,12 +14,14 @@
 
 struct pp_guide_col {
 	const char *head;	/* "perf", "Write Throughput (Mbytes/sec)" */
-	const char *key;	/* result key; "%s" is replaced by the row's part */
+	const char *key;	/* result key, "%s" replaced by the row's part; NULL:
+				 * the row's .fixed (a property of the row, not a figure) */
 };
 
 struct pp_guide_row {
 	const char *label;	/* "copy (MB/s)", "4k" */
 	const char *part;	/* what replaces "%s" in the column keys */
+	const char *fixed;	/* for a column without a key: "18" (bytes) */
 };
 
 struct pp_guide_table {
@@ -34,5 +36,9 @@ extern const unsigned int pp_guide_ntables;
 
 /* The tables with at least one value; returns how many were printed. */
 int pp_print_guide_tables(FILE *f, const struct pp_run *runs, size_t nruns);
+/* How many tables have at least one value. */
+int pp_guide_tables_with_data(const struct pp_run *runs, size_t nruns);
+/* The same as HTML tables (the report); returns how many. */
+int pp_html_guide_tables(FILE *f, const struct pp_run *runs, size_t nruns);
 
 #endif /* PP_GUIDE_H */
