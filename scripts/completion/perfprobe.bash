@@ -30,7 +30,7 @@ _perfprobe_opts() {
 	case $1 in
 	ls) echo "--kernel --label" ;;
 	compare) echo "--threshold --run-noise --gate-emulated --no-history --sort --strict --fail-on --ignore --format" ;;
-	report) echo "--format" ;;
+	report) echo "--format --guide" ;;
 	export) echo "--csv" ;;
 	copy) echo "--dir --sizes --align" ;;
 	timer) echo "--period --count" ;;
@@ -49,7 +49,7 @@ _perfprobe_optval() {
 	compare:--fail-on|compare:-F) echo "none" ;;
 	compare:--ignore|compare:-I) echo "none" ;;
 	compare:--format|compare:-f) echo "words text json junit ktap lava kcidb" ;;
-	report:--format|report:-f) echo "words html svg" ;;
+	report:--format|report:-f) echo "words html svg md" ;;
 	copy:--dir|copy:-d) echo "words in out clear all" ;;
 	copy:--sizes|copy:-s) echo "none" ;;
 	copy:--align|copy:-a) echo "none" ;;

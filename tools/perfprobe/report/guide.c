@@ -341,9 +341,9 @@ TABLE(pp_guide_udp_pdr, "UDP Egress Throughput (RFC 2544 PDR, <= 0.5% loss)",
 TABLE(pp_guide_udp_stream, "UDP Egress Throughput (possible loss, unpaced)",
       "Frame Size(bytes)", udp_stream_rows, udp_stream_cols, "perfprobe --full run netperf");
 TABLE(pp_guide_openssl, "OpenSSL Performance", "Algorithm", crypto_rows, crypto_cols,
-      "perfprobe run crypto_evp (as time -v openssl speed -elapsed -evp ALGORITHM)");
+      "perfprobe run crypto_evp");
 TABLE(pp_guide_openssl_cpu, "OpenSSL Performance: CPU Load", "Algorithm", crypto_cpu_rows,
-      crypto_cpu_cols, "perfprobe run crypto_evp (user + system CPU over elapsed, as time -v)");
+      crypto_cpu_cols, "perfprobe run crypto_evp");
 TABLE(pp_guide_kcapi, "Kernel crypto API (AF_ALG)", "Algorithm", crypto_rows, kcapi_cols,
       "perfprobe run crypto_kcapi");
 TABLE(pp_guide_kcapi_cpu, "Kernel crypto API (AF_ALG): CPU Load", "Algorithm",
@@ -512,7 +512,7 @@ static void table_line(struct line *l, const struct pp_guide_table *t,
 static void md_cell(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '<')
+		if (*s == '|' || *s == '\\' || *s == '<')
 			fputc('\\', f);
 		fputc(*s, f);
 	}
