@@ -30,7 +30,7 @@ _perfprobe_opts() {
 	case $1 in
 	ls) echo "--kernel --label" ;;
 	compare) echo "--threshold --run-noise --gate-emulated --no-history --sort --strict --fail-on --ignore --format --kcidb-version" ;;
-	report) echo "--format" ;;
+	report) echo "--format --guide" ;;
 	export) echo "--csv --lava" ;;
 	copy) echo "--dir --sizes --align" ;;
 	timer) echo "--period --count" ;;
@@ -50,7 +50,7 @@ _perfprobe_optval() {
 	compare:--ignore|compare:-I) echo "none" ;;
 	compare:--format|compare:-f) echo "words text json junit ktap lava kcidb" ;;
 	compare:--kcidb-version) echo "words 5.3 4.3" ;;
-	report:--format|report:-f) echo "words html svg" ;;
+	report:--format|report:-f) echo "words html svg md" ;;
 	copy:--dir|copy:-d) echo "words in out clear all" ;;
 	copy:--sizes|copy:-s) echo "none" ;;
 	copy:--align|copy:-a) echo "none" ;;

@@ -7,7 +7,7 @@
 # only inside these namespaces).  Also: what a malformed control message
 # gets, and that the server goes on serving.
 . "$(dirname "$0")/tap.sh"
-plan 27
+plan 28
 
 # valid KEYS FILE: the keys missing, with < 5 samples, or not positive
 valid() {
@@ -101,6 +101,16 @@ if unshare -n true 2>/dev/null; then
 			((.skipped + .failed)[] | select(.name == $k or ($k | startswith(.name + "-"))) |
 			"# \($k): \(.name): \(.reason)")' "$J"
 	done
+	# beside each reported rate: the CPU at both ends, PDR's loss, in 0..100%
+	check "rfc2544: each rate with cpu_local, cpu_remote (and PDR loss_pct) within 0..100%" jq -e '
+		(.results | map(.key)) as $all |
+		[.results[] | select(.key | test("^rfc2544-(ndr|pdr)-[0-9]+$")) | .key] as $k |
+		($k | length) > 0 and
+		all($k[]; . as $r | (["cpu_local", "cpu_remote"] +
+			(if test("^rfc2544-pdr") then ["loss_pct"] else [] end)) |
+			all(.[]; ($r + "-" + .) as $x | $all | index($x) != null)) and
+		([.results[] | select(.key | test("^rfc2544-.*-(cpu_local|cpu_remote|loss_pct)$")) |
+			.unit == "%" and all(.samples[]; . >= 0 and . <= 100)] | all)' "$J"
 	n=$(jq '[.results[] | select(.key | test("^rfc2544-(ndr|pdr)-[0-9]+$"))] | length' "$J")
 	ok $([ "$n" -ge 1 ]; echo $?) "rfc2544: at least one rate validated ($n of 10)"
 	# The search's own order, not two measurements: PDR is validated at a
@@ -143,7 +153,7 @@ if unshare -n true 2>/dev/null; then
 		test("::1")) and ([.results[] | select(.key == "net-tcp_rr-1")] | length) == 1' \
 		"$N" >/dev/null; echo $?) "without ::1 the net6 tests are skipped with the reason (rc $rc)"
 else
-	for i in $(seq 14); do skip "unshare -n not permitted here"; done
+	for i in $(seq 15); do skip "unshare -n not permitted here"; done
 fi
 
 # --- across a veth pair between two namespaces ---

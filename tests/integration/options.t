@@ -48,7 +48,7 @@ comp() { # the completions of the words "$@" (the last one being completed)
 }
 ok $([ "$(comp perfprobe kernel-view '')" = "status " ]; echo $?) \
 	"completion: 'perfprobe kernel-view <TAB>' gives status ($(comp perfprobe kernel-view ''))"
-ok $([ "$(comp perfprobe report -f '')" = "html svg " ] &&
+ok $([ "$(comp perfprobe report -f '')" = "html md svg " ] &&
 	[ "$(comp perfprobe --cpu 0 kmod '')" = "check status " ]; echo $?) \
 	"completion: a command's option values (report -f) and first argument (kmod)"
 ok $(comp perfprobe ls --l | grep -q -- --label; echo $?) "completion: ls's own --label"

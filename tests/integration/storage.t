@@ -48,9 +48,11 @@ ok $(( left == 0 ? 0 : 1 )) "no file left in the temporary directory ($left)"
 
 T=$T_TMP/text
 "$PERFPROBE" --quick --no-save --tmpdir "$D" run storage >"$T" 2>/dev/null
+# the guide's heads name the filesystem ("Write EXT4 Throughput"), the run's info
+fs=$(jq -r '.info[] | select(.name == "storage-fs") | .text' "$J" | tr a-z A-Z)
 grep -q '^Table: Storage: sequential file write' "$T" && grep -q '^256k ' "$T" &&
-	grep -q 'Write Throughput (Mbytes/sec)' "$T"
-ok $? "the text output has the MMC/SD-style table"
+	grep -q "Write ${fs:+$fs }Throughput (Mbytes/sec)" "$T"
+ok $? "the text output has the MMC/SD-style table, its heads naming the filesystem (${fs:-none})"
 
 O=$T_TMP/direct.json
 PERFPROBE_STORAGE_DIRECT=1 "$PERFPROBE" --quick --json --no-save --tmpdir "$D" run storage \

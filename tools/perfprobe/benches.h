@@ -41,6 +41,8 @@ PP_BENCH(crypto_kcapi)
 /* Network throughput (beyond LMBench: run when named) */
 PP_BENCH(netperf)
 PP_BENCH(rfc2544)
+/* IPsec ESP through the kernel (beyond LMBench: run when named) */
+PP_BENCH(ipsec)
 /* STREAM (beyond LMBench: runs when named) */
 PP_BENCH(stream)
 /* Storage (beyond LMBench: runs when named) */

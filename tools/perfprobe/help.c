@@ -54,7 +54,8 @@ static const struct {
 	{ "report",
 	  "One self-contained HTML page of the runs (no script, nothing fetched):\n"
 	  "tables, the memory-latency curve, bars with spread, compare against the\n"
-	  "first run; perfprobe-timer documents add the lateness chart.",
+	  "first run; perfprobe-timer documents add the lateness chart.  --guide:\n"
+	  "the vendor performance guide's document of the runs, HTML or Markdown.",
 	  "perfprobe report 6.1 6.12 -o report.html" },
 	{ "import",
 	  "lmbench raw results files and summaries as perfprobe runs (one document a\n"

@@ -110,8 +110,12 @@ const struct pp_option pp_options[] = {
 	  "5.3", PP_COMP_WORDS, "5.3 4.3", 0 },
 
 	{ "report", "format", 'f', 'f', "FORMAT",
-	  "html: one page in the file OUT; svg: the charts as files in the directory OUT",
-	  "html", PP_COMP_WORDS, "html svg", 0 },
+	  "html: one page in the file OUT; svg: the charts as files in the directory OUT; "
+	  "md: Markdown (with --guide)",
+	  "html", PP_COMP_WORDS, "html svg md", 0 },
+	{ "report", "guide", 'g', 'g', NULL,
+	  "the vendor performance guide's document: its sections, tables, metric names and "
+	  "units, a column per board and kernel", NULL, PP_COMP_NONE, NULL, 0 },
 
 	{ "export", "csv", 0, PP_OPT_EXPORT_CSV, NULL,
 	  "the format: CSV, one row a result", NULL, PP_COMP_NONE, NULL, 0 },

@@ -25,6 +25,7 @@ const struct pp_group pp_groups[] = {
 	{ "ops", "Basic operations" },
 	{ "crypto", "Crypto throughput (OpenSSL EVP, kernel crypto API)" },
 	{ "net", "Network throughput (netperf, RFC 2544)" },
+	{ "ipsec", "IPsec ESP throughput through the kernel (xfrm)" },
 	{ "stream", "STREAM memory bandwidth" },
 	{ "storage", "Storage throughput" },
 };

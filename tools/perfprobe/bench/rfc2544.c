@@ -53,6 +53,7 @@ static const struct mode full = { 1000, 5, 0.01, 4, 0.9 };
 /* The passing validation trials of a rate: the reported samples. */
 struct valid {
 	double mbit[PP_MAX_SAMPLES], fps[PP_MAX_SAMPLES];
+	double cpu_loc[PP_MAX_SAMPLES], cpu_rem[PP_MAX_SAMPLES], loss[PP_MAX_SAMPLES];
 	unsigned int n;
 	double offered_sum;	/* pps really sent, summed over the trials */
 	int cpu_first, cpu_last;
@@ -76,6 +77,11 @@ struct search {
 static double mbit_of(const struct search *s, double pps)
 {
 	return pps * s->size * 8.0 / 1e6;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
 static int trial_once(struct search *s, double pps, double *loss)
@@ -161,8 +167,13 @@ static int validate(struct search *s, double pps, double max_loss)
 			v->cpu_first = s->o->cpu_first;
 		v->cpu_last = s->o->cpu_last;
 		for (j = 0; j < s->ivs && v->n < PP_MAX_SAMPLES; j++, v->n++) {
-			v->mbit[v->n] = (double)s->o->srv.iv[j].rx * 8 / iv_s / 1e6;
-			v->fps[v->n] = (double)s->o->srv.iv[j].pkts / iv_s;
+			const struct pp_net_iv *sv = &s->o->srv.iv[j], *lv = &s->o->loc[j];
+
+			v->mbit[v->n] = (double)sv->rx * 8 / iv_s / 1e6;
+			v->fps[v->n] = (double)sv->pkts / iv_s;
+			v->cpu_loc[v->n] = pct(lv->busy, lv->total);
+			v->cpu_rem[v->n] = pct(sv->busy, sv->total);
+			v->loss[v->n] = pct(sv->gaps, sv->pkts + sv->gaps);
 		}
 	}
 	return (int)passed;
@@ -200,6 +211,22 @@ static int kv_trial(void *arg, uint64_t *ops, double *ns)
 	return ret;
 }
 
+/* A figure beside a rate's Mbit/s: the same view, shown once, with the Mbit/s. */
+static int report_more(struct search *s, const char *what, const char *name, const double *v,
+		       unsigned int n)
+{
+	char key[PP_KEY_MAX];
+	struct pp_result *r;
+
+	snprintf(key, sizeof(key), "rfc2544-%s-%u-%s", what, s->frame, name);
+	if (pp_report(s->ctx, key, v, n, 1))
+		return -1;
+	r = pp_run_find_mut(s->ctx->run, key);
+	if (r)
+		pp_kside_clear(&r->k);
+	return 0;
+}
+
 static int report(struct search *s, const char *what, double pps, double max_loss,
 		  const struct valid *v)
 {
@@ -217,12 +244,11 @@ static int report(struct search *s, const char *what, double pps, double max_los
 		r->cpu_first = v->cpu_first;
 		r->cpu_last = v->cpu_last;
 	}
-	snprintf(key, sizeof(key), "rfc2544-%s-%u-fps", what, s->frame);
-	if (pp_report(s->ctx, key, v->fps, v->n, 1))
+	if (report_more(s, what, "fps", v->fps, v->n) ||
+	    report_more(s, what, "cpu_local", v->cpu_loc, v->n) ||
+	    report_more(s, what, "cpu_remote", v->cpu_rem, v->n) ||
+	    (max_loss > 0 && report_more(s, what, "loss_pct", v->loss, v->n)))
 		return -1;
-	r = pp_run_find_mut(s->ctx->run, key);
-	if (r)	/* the same view: shown once, with the Mbit/s */
-		pp_kside_clear(&r->k);
 	snprintf(key, sizeof(key), "rfc2544-%s-%u-validation", what, s->frame);
 	pp_info(s->ctx, key, "%.1f Mbit/s asked, %.1f offered (%.0f frames/s of %u bytes, "
 		"UDP payload %u): loss <= %.1f%% in %u of %u validation trials; with 95%% "
@@ -398,6 +424,12 @@ static const struct pp_key_decl keys[] = {
 		  { .key = "rfc2544-pdr-1518", PP_COL("rfc2544", 10, "PDR   ", " 1518 ", 6, 1) }) },
 	{ .pattern = "rfc2544-%s-%u-fps", .unit = "frames/s", .dir = PP_HIGHER_IS_BETTER,
 	  .desc = "the same rate in frames per second" },
+	{ .pattern = "rfc2544-%s-%u-cpu_local", .unit = "%", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "CPU busy here (all CPUs) during the rate's validation trials" },
+	{ .pattern = "rfc2544-%s-%u-cpu_remote", .unit = "%", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "CPU busy at the netserver during the rate's validation trials" },
+	{ .pattern = "rfc2544-pdr-%u-loss_pct", .unit = "%", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "frames lost at PDR's rate, interval by interval" },
 	PP_KEYS_END
 };
 

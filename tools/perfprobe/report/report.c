@@ -22,6 +22,7 @@
 #include "report/report.h"
 #include "report/compare.h"
 #include "report/comparison.h"
+#include "report/guide.h"
 #include "report/summary.h"
 #include "report/svg.h"
 #include "bench.h"
@@ -327,6 +328,31 @@ static void facts(struct report *rp)
 
 /* --- the summary tables --- */
 
+/* A matrix row's extra figure (the CPU load) and info (the driver), if it has them. */
+static void matrix_extra(FILE *f, const struct pp_run *run, const struct pp_matrix *mx,
+			 const char *row)
+{
+	const struct pp_key_matrix *m = mx->m;
+	char name[2 * PP_KEY_MAX], cell[64];
+	const struct pp_result *res;
+	const char *info;
+
+	if (m->extra) {
+		snprintf(name, sizeof(name), "%s-%s-%s", mx->prefix, row, m->extra);
+		res = pp_run_find(run, name);
+		if (res)
+			snprintf(cell, sizeof(cell), "%.1f", res->value);
+		else
+			cell[0] = '\0';
+		td(f, NULL, cell);
+	}
+	if (m->info) {
+		snprintf(name, sizeof(name), "%s-%s-%s", mx->prefix, row, m->info);
+		info = pp_run_find_info(run, name);
+		td(f, "l", info ? info : "");
+	}
+}
+
 /* Summary table t of the runs, a row each, as the text summary has it. */
 static void key_table(struct report *rp, unsigned int t, const struct pp_key_table *tb)
 {
@@ -391,6 +417,7 @@ static void matrix_row(FILE *f, const struct pp_run *run, const struct pp_matrix
 			cell[0] = '\0';
 		td(f, NULL, cell);
 	}
+	matrix_extra(f, run, mx, row);
 	fputs("</tr>\n", f);
 }
 
@@ -411,6 +438,10 @@ static void matrix_table(FILE *f, const struct pp_run *run, const struct pp_matr
 		snprintf(h, sizeof(h), m->col_head, *col);
 		th(f, NULL, h);
 	}
+	if (m->extra)
+		th(f, NULL, m->extra_head);
+	if (m->info)
+		th(f, "l", m->info_head);
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (row = m->rows; *row; row++)
 		matrix_row(f, run, mx, *row);
@@ -441,6 +472,16 @@ static void summary_tables(struct report *rp)
 		}
 	if (open)
 		fputs("</section>\n", rp->f);
+}
+
+/* The vendor-guide tables (guide.c), the CPU loads beside the throughputs. */
+static void guide_tables(struct report *rp)
+{
+	if (!pp_guide_tables_with_data(rp->runs, rp->n))
+		return;
+	fputs("<section id=\"guide\">\n<h2>Vendor-guide tables</h2>\n", rp->f);
+	pp_html_guide_tables(rp->f, rp->runs, rp->n);
+	fputs("</section>\n", rp->f);
 }
 
 /* --- the memory-latency curve --- */
@@ -1331,6 +1372,7 @@ int pp_report_write(FILE *f, const struct pp_report_in *in, unsigned int *charts
 	if (rp.n)
 		facts(&rp);
 	summary_tables(&rp);
+	guide_tables(&rp);
 	memlat(&rp);
 	bandwidth(&rp);
 	latency(&rp);

@@ -3,8 +3,9 @@
  * perfprobe report [--format html|svg] RUNS... -o OUT: the page of
  * report.c written to -o, or with --format svg its charts as SVG files
  * into the directory -o names.  RUNS are words (runsel.h) or
- * perfprobe-timer documents, told apart by their format.
- * Documentation/report.rst.
+ * perfprobe-timer documents, told apart by their format.  With --guide,
+ * the vendor guide's document (guidedoc.c) of the runs, as HTML or
+ * Markdown (--format md).  Documentation/report.rst.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,11 +15,12 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "report/guidedoc.h"
 #include "report/report.h"
 #include "report/runsel.h"
 #include "util.h"
 
-enum { OPT_FORMAT = 'f' };	/* its id in options.c */
+enum { OPT_FORMAT = 'f', OPT_GUIDE = 'g' };	/* their ids in options.c */
 
 /*
  * What the arguments name: timer documents, and sides of runs (as
@@ -158,16 +160,55 @@ static int report_out(const char *out, const struct inputs *in, bool svg)
 	return 0;
 }
 
+/* The guide's document of the runs to -o: 0 or an exit code after one line. */
+static int guide_out(const char *out, const struct inputs *in, bool md)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	if (!in->nruns) {
+		pp_err("report: --guide: no run among the arguments (timer documents have no "
+		       "place in it)");
+		return PP_EXIT_BADFILE;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		pp_err("report: out of memory");
+		return PP_EXIT_FAIL;
+	}
+	err = pp_guide_doc_write(f, md ? PP_GUIDE_MD : PP_GUIDE_HTML, in->runs, in->nruns);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (!err)
+		err = pp_write_file_atomic(out, buf, len);
+	free(buf);
+	if (err) {
+		pp_err("report: cannot write %s: %s", out, strerror(-err));
+		return PP_EXIT_FAIL;
+	}
+	return 0;
+}
+
 int pp_cmd_report(struct pp_cli *cli, int argc, char **argv)
 {
 	const char *format = "html";
+	bool guide = false;
 	struct inputs in;
 	int c, ret;
 
-	for (c = 0; c < cli->ncopts; c++)
+	for (c = 0; c < cli->ncopts; c++) {
 		if (cli->copts[c].val == OPT_FORMAT)
 			format = cli->copts[c].arg;
-	if (strcmp(format, "html") && strcmp(format, "svg"))
+		else if (cli->copts[c].val == OPT_GUIDE)
+			guide = true;
+	}
+	if (guide && strcmp(format, "html") && strcmp(format, "md"))
+		return pp_usage_err("report: --guide --format '%s': say html or md", format);
+	if (!guide && !strcmp(format, "md"))
+		return pp_usage_err("report: --format md is the guide's (--guide)");
+	if (strcmp(format, "html") && strcmp(format, "svg") && strcmp(format, "md"))
 		return pp_usage_err("report: --format '%s': say html or svg", format);
 	if (argc < 1)
 		return pp_usage_err("report: give one or more result files, directories or labels");
@@ -179,7 +220,10 @@ int pp_cmd_report(struct pp_cli *cli, int argc, char **argv)
 	ret = inputs_load(cli, argc, argv, &in);
 	if (ret)
 		return ret;
-	ret = report_out(cli->out, &in, !strcmp(format, "svg"));
+	if (guide)
+		ret = guide_out(cli->out, &in, !strcmp(format, "md"));
+	else
+		ret = report_out(cli->out, &in, !strcmp(format, "svg"));
 	inputs_free(&in);
 	return ret;
 }

@@ -352,16 +352,26 @@ static void matrix_cell(FILE *f, const struct pp_result *r, int width, int prec)
 		fprintf(f, " %*s", width, "");
 }
 
+/* A column's head, and its width: 12, or the head's when longer. */
+static int matrix_col_head(char *buf, size_t size, const struct pp_key_matrix *x,
+			   const char *col)
+{
+	int len = snprintf(buf, size, x->col_head, col);
+
+	return len > 12 ? len : 12;
+}
+
 static void print_matrix_row(FILE *f, const struct pp_run *run, const struct pp_matrix *m,
 			     const char *row)
 {
 	const struct pp_key_matrix *x = m->m;
-	char key[2 * PP_KEY_MAX];
+	char key[2 * PP_KEY_MAX], head[32];
 	const char *const *c, *info = NULL;
 
 	fprintf(f, "%-13s", row);
 	for (c = x->cols; *c; c++)
-		matrix_cell(f, matrix_find(run, m, row, *c), 12, x->prec);
+		matrix_cell(f, matrix_find(run, m, row, *c),
+			    matrix_col_head(head, sizeof(head), x, *c), x->prec);
 	if (x->extra)
 		matrix_cell(f, matrix_find(run, m, row, x->extra), (int)strlen(x->extra_head), 1);
 	if (x->info) {
@@ -381,8 +391,9 @@ static void print_matrix(FILE *f, const struct pp_run *run, const struct pp_matr
 	fprintf(f, "%s: %s %s\n", run->meta.hostname, run->meta.sysname, run->meta.release);
 	fprintf(f, "%-13s", "type");
 	for (c = x->cols; *c; c++) {
-		snprintf(head, sizeof(head), x->col_head, *c);
-		fprintf(f, " %12s", head);
+		int w = matrix_col_head(head, sizeof(head), x, *c);
+
+		fprintf(f, " %*s", w, head);
 	}
 	if (x->extra)
 		fprintf(f, " %s", x->extra_head);
