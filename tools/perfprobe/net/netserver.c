@@ -1260,6 +1260,32 @@ static void accept_some(struct server *sv, int lfd)
 	}
 }
 
+/*
+ * The poll set: the listeners, the log pipe, then each connection still
+ * sending its request (in polled[], *nc of them), its deadline folded
+ * into *next.  The number of entries.
+ */
+static unsigned int poll_set(const struct server *sv, struct pollfd *p, struct conn **polled,
+			     unsigned int *nc, uint64_t *next)
+{
+	unsigned int i, np = 0;
+
+	*nc = 0;
+	for (i = 0; i < sv->nl; i++)
+		p[np++] = (struct pollfd){ .fd = sv->lfds[i], .events = POLLIN };
+	p[np++] = (struct pollfd){ .fd = sv->logr, .events = POLLIN };
+	for (i = 0; i < PP_NETSERVER_PENDING; i++) {
+		struct conn *c = &sv->conns[i];
+
+		if (c->fd < 0)
+			continue;
+		polled[(*nc)++] = c;
+		p[np++] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
+		*next = min_u64(*next, c->deadline);
+	}
+	return np;
+}
+
 int pp_netserver_loop(const int *lfds, unsigned int n, const struct pp_netserver_opts *o)
 {
 	struct pollfd p[PP_NETSERVER_MAX_BIND + 1 + PP_NETSERVER_PENDING];
@@ -1287,21 +1313,10 @@ int pp_netserver_loop(const int *lfds, unsigned int n, const struct pp_netserver
 		fcntl(lfds[i], F_SETFL, fcntl(lfds[i], F_GETFL) | O_NONBLOCK);
 	for (;;) {
 		uint64_t next = pp_now_ns() + 1000 * NS;
-		unsigned int np = 0, nc = 0;
+		unsigned int np, nc;
 		int r;
 
-		for (i = 0; i < n; i++)
-			p[np++] = (struct pollfd){ .fd = lfds[i], .events = POLLIN };
-		p[np++] = (struct pollfd){ .fd = sv.logr, .events = POLLIN };
-		for (i = 0; i < PP_NETSERVER_PENDING; i++) {
-			struct conn *c = &sv.conns[i];
-
-			if (c->fd < 0)
-				continue;
-			polled[nc++] = c;
-			p[np++] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
-			next = min_u64(next, c->deadline);
-		}
+		np = poll_set(&sv, p, polled, &nc, &next);
 		r = poll(p, np, ms_until(next));
 		if (r < 0 && errno != EINTR) {
 			ret = -errno;
@@ -1374,14 +1389,76 @@ static int ns_listen_all(const char **binds, unsigned int nb, int port, int *lfd
 	return (int)n;
 }
 
+/* What the command line asks of the server. */
+struct ns_cmd {
+	const char *binds[PP_NETSERVER_MAX_BIND];
+	unsigned int nb;
+	uint64_t port;
+	char secret[PP_NET_SECRET_MAX];
+	struct pp_netserver_opts o;
+};
+
+/* One of netserver's own options into nc: 0 or PP_EXIT_USAGE, said. */
+static int ns_opt(struct ns_cmd *nc, int c, const char *arg)
+{
+	char err[PATH_MAX + 80];
+	uint64_t v;
+	int ret;
+
+	switch (c) {
+	case 'b':
+		if (nc->nb >= PP_NETSERVER_MAX_BIND) {
+			pp_err("netserver: at most %d --bind", PP_NETSERVER_MAX_BIND);
+			return PP_EXIT_USAGE;
+		}
+		nc->binds[nc->nb++] = arg;
+		break;
+	case 'p':
+	case 'm':
+		if (pp_parse_u64(arg, 1, c == 'p' ? 65535 : 1024, &v)) {
+			pp_err("netserver: bad value '%s' for -%c", arg, c);
+			return PP_EXIT_USAGE;
+		}
+		if (c == 'p')
+			nc->port = v;
+		else
+			nc->o.max_tests = (unsigned int)v;
+		break;
+	case PP_OPT_NS_MAX_PER_CLIENT:
+	case PP_OPT_NS_MAX_DURATION:
+		if (pp_parse_u64(arg, c == PP_OPT_NS_MAX_DURATION ? PP_NET_MIN_MS : 1,
+				 c == PP_OPT_NS_MAX_DURATION ? PP_NET_MAX_MS : 1024, &v)) {
+			pp_err("netserver: bad value '%s' for --%s", arg,
+			       c == PP_OPT_NS_MAX_DURATION ? "max-duration" : "max-per-client");
+			return PP_EXIT_USAGE;
+		}
+		if (c == PP_OPT_NS_MAX_DURATION)
+			nc->o.max_duration_ms = (uint32_t)v;
+		else
+			nc->o.max_per_client = (unsigned int)v;
+		break;
+	case PP_OPT_NS_SECRET_FILE:
+		ret = pp_net_secret_load(arg, nc->secret, sizeof(nc->secret), err, sizeof(err));
+		if (ret < 0) {
+			pp_err("netserver: --secret-file %s", err);
+			return PP_EXIT_USAGE;
+		}
+		nc->o.secret = nc->secret;
+		nc->o.secret_len = (size_t)ret;
+		break;
+	}
+	return 0;
+}
+
 int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv)
 {
-	const char *binds[PP_NETSERVER_MAX_BIND] = { "127.0.0.1", "::1" };
-	struct pp_netserver_opts o = { .max_tests = PP_NETSERVER_MAX_TESTS };
-	unsigned int nb = 0, i;
-	int lfds[PP_NETSERVER_MAX_BIND], c, k, n, ret;
-	uint64_t v, port = PP_NET_PORT;
-	char secret[PP_NET_SECRET_MAX], err[PATH_MAX + 80];
+	struct ns_cmd nc = {
+		.binds = { "127.0.0.1", "::1" },
+		.port = PP_NET_PORT,
+		.o = { .max_tests = PP_NETSERVER_MAX_TESTS },
+	};
+	int lfds[PP_NETSERVER_MAX_BIND], k, n, ret;
+	unsigned int i;
 
 	if (argc > 0) {
 		pp_err("netserver: unexpected argument '%s'", argv[0]);
@@ -1391,63 +1468,21 @@ int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv)
 	if (cli->opts.quick || cli->opts.full)
 		return pp_usage_err("netserver: --%s has no meaning for a server (to log only problems: --quiet)",
 				    cli->opts.quick ? "quick (-q)" : "full");
-	o.quiet = cli->opts.quiet;
+	nc.o.quiet = cli->opts.quiet;
 	for (k = 0; k < cli->ncopts; k++) {
-		const char *arg = cli->copts[k].arg;
-
-		switch ((c = cli->copts[k].val)) {
-		case 'b':
-			if (nb >= PP_NETSERVER_MAX_BIND) {
-				pp_err("netserver: at most %d --bind", PP_NETSERVER_MAX_BIND);
-				return PP_EXIT_USAGE;
-			}
-			binds[nb++] = arg;
-			break;
-		case 'p':
-		case 'm':
-			if (pp_parse_u64(arg, 1, c == 'p' ? 65535 : 1024, &v)) {
-				pp_err("netserver: bad value '%s' for -%c", arg, c);
-				return PP_EXIT_USAGE;
-			}
-			if (c == 'p')
-				port = v;
-			else
-				o.max_tests = (unsigned int)v;
-			break;
-		case PP_OPT_NS_MAX_PER_CLIENT:
-		case PP_OPT_NS_MAX_DURATION:
-			if (pp_parse_u64(arg, c == PP_OPT_NS_MAX_DURATION ? PP_NET_MIN_MS : 1,
-					 c == PP_OPT_NS_MAX_DURATION ? PP_NET_MAX_MS : 1024, &v)) {
-				pp_err("netserver: bad value '%s' for --%s", arg,
-				       c == PP_OPT_NS_MAX_DURATION ? "max-duration" :
-				       "max-per-client");
-				return PP_EXIT_USAGE;
-			}
-			if (c == PP_OPT_NS_MAX_DURATION)
-				o.max_duration_ms = (uint32_t)v;
-			else
-				o.max_per_client = (unsigned int)v;
-			break;
-		case PP_OPT_NS_SECRET_FILE:
-			ret = pp_net_secret_load(arg, secret, sizeof(secret), err, sizeof(err));
-			if (ret < 0) {
-				pp_err("netserver: --secret-file %s", err);
-				return PP_EXIT_USAGE;
-			}
-			o.secret = secret;
-			o.secret_len = (size_t)ret;
-			break;
-		}
+		ret = ns_opt(&nc, cli->copts[k].val, cli->copts[k].arg);
+		if (ret)
+			return ret;
 	}
-	if (o.max_per_client > o.max_tests) {
+	if (nc.o.max_per_client > nc.o.max_tests) {
 		pp_err("netserver: --max-per-client %u is more than --max-tests %u",
-		       o.max_per_client, o.max_tests);
+		       nc.o.max_per_client, nc.o.max_tests);
 		return PP_EXIT_USAGE;
 	}
-	if (!nb) {
-		nb = pp_net_loopback_usable(AF_INET6) ? 1 : 2;
-	}
-	n = ns_listen_all(binds, nb, (int)port, lfds);
+	/* by default both loopbacks, IPv6's where it is up (0: usable) */
+	if (!nc.nb)
+		nc.nb = pp_net_loopback_usable(AF_INET6) == 0 ? 2 : 1;
+	n = ns_listen_all(nc.binds, nc.nb, (int)nc.port, lfds);
 	if (n < 0)
 		return -n;
 	if (n == 0) {
@@ -1455,9 +1490,10 @@ int pp_cmd_netserver(struct pp_cli *cli, int argc, char **argv)
 		return PP_EXIT_FAIL;
 	}
 	logf_line("at most %u tests at once, %u from one address, %" PRIu32 " ms each; %s\n",
-		  o.max_tests, pp_netserver_max_per_client(&o), pp_netserver_max_duration(&o),
-		  o.secret ? "clients must prove the shared secret" : "no shared secret asked");
-	ret = pp_netserver_loop(lfds, (unsigned int)n, &o);
+		  nc.o.max_tests, pp_netserver_max_per_client(&nc.o),
+		  pp_netserver_max_duration(&nc.o),
+		  nc.o.secret ? "clients must prove the shared secret" : "no shared secret asked");
+	ret = pp_netserver_loop(lfds, (unsigned int)n, &nc.o);
 	pp_err("netserver: %s", strerror(-ret));
 	for (i = 0; i < (unsigned int)n; i++)
 		close(lfds[i]);
