@@ -167,31 +167,45 @@ static int import_lava(struct pp_import *im, int argc, char **argv, const char *
 	return ret;
 }
 
+/* lmbench's results files, each one or more runs. */
+static int import_lmbench(struct pp_import *im, int argc, char **argv, const char *dir)
+{
+	size_t written = 0;
+	int a, ret = 0;
+
+	for (a = 0; a < argc && !ret; a++)
+		ret = import_one(im, argv[a], dir, &written);
+	return ret;
+}
+
+/* What import reads: its name on the command line, what it takes, how. */
+static const struct import_source {
+	const char *name;
+	const char *takes;
+	int (*import)(struct pp_import *im, int argc, char **argv, const char *dir);
+} sources[] = {
+	{ "lmbench", "one or more lmbench results files", import_lmbench },
+	{ "lava", "a LAVA job's output directory or its results files", import_lava },
+};
+
 int pp_cmd_import(struct pp_cli *cli, int argc, char **argv)
 {
-	char dir[PATH_MAX];
+	const struct import_source *src = NULL;
+	char dir[PATH_MAX], names[64] = "";
 	struct pp_import im;
-	size_t written = 0;
-	int a, ret;
+	size_t i;
+	int ret;
 
-	if (argc >= 1 && !strcmp(argv[0], "lava")) {
-		if (argc < 2)
-			return pp_usage_err("import lava: give a LAVA job's output directory or its results files");
-		ret = import_dir(cli, dir, sizeof(dir));
-		if (ret)
-			return ret;
-		if (pp_import_init(&im)) {
-			pp_err("import: out of memory");
-			return PP_EXIT_FAIL;
-		}
-		ret = import_lava(&im, argc - 1, argv + 1, dir);
-		pp_import_free(&im);
-		return ret;
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
+		if (argc >= 1 && !strcmp(argv[0], sources[i].name))
+			src = &sources[i];
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 i ? "|" : "", sources[i].name);
 	}
-	if (argc < 1 || strcmp(argv[0], "lmbench"))
-		return pp_usage_err("import: say what to import: perfprobe import lmbench|lava FILE...");
+	if (!src)
+		return pp_usage_err("import: say what to import: perfprobe import %s FILE...", names);
 	if (argc < 2)
-		return pp_usage_err("import lmbench: give one or more lmbench results files");
+		return pp_usage_err("import %s: give %s", src->name, src->takes);
 	ret = import_dir(cli, dir, sizeof(dir));
 	if (ret)
 		return ret;
@@ -199,8 +213,7 @@ int pp_cmd_import(struct pp_cli *cli, int argc, char **argv)
 		pp_err("import: out of memory");
 		return PP_EXIT_FAIL;
 	}
-	for (a = 1; a < argc && !ret; a++)
-		ret = import_one(&im, argv[a], dir, &written);
+	ret = src->import(&im, argc - 1, argv + 1, dir);
 	pp_import_free(&im);
 	return ret;
 }
