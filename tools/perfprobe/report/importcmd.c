@@ -23,12 +23,15 @@
 /* Where the documents go: 0, or an exit code after one line. */
 static int import_dir(const struct pp_cli *cli, char *dir, size_t size)
 {
+	int ret;
+
 	if (cli->out)
 		pp_strlcpy(dir, cli->out, size);
 	else if (pp_results_default_dir(dir, size))
 		return pp_usage_err("import: no results directory (set --results-dir)");
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		pp_err("import: cannot make %s: %s", dir, strerror(errno));
+	ret = pp_mkdirs(dir, 0755);
+	if (ret) {
+		pp_err("import: cannot make %s: %s", dir, strerror(-ret));
 		return PP_EXIT_FAIL;
 	}
 	return 0;
