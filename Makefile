@@ -263,7 +263,8 @@ check: check-unit check-layout
 # The layering: the core must not see a CLI or feature header.  Each of
 # these includes has to fail under the core's flags.  Nor does the core
 # name an exit code: it returns -errno, the commands decide what that
-# means to the shell (exitcode.h).
+# means to the shell (exitcode.h).  And the README's layout table names
+# every directory of the tree (to tools/perfprobe/*/ and tests/*/).
 LAYER_PROBES := cli.h exitcode.h runcmd.h bench.h commands.h kernel/ppnl.h kernel/kview.h \
 	net/netproto.h report/summary.h benchlib/ipc.h benchlib/caches.h \
 	benchlib/datafile.h benchlib/memloop.h benchlib/bandwidth.h
@@ -278,7 +279,12 @@ check-layout:
 	if [ -n "$$bad" ]; then echo "perfprobe: layering: $$bad include feature headers" >&2; exit 1; fi; \
 	bad=$$(grep -l 'PP_EXIT_\|pp_usage_err' tools/lib/*.[ch]); \
 	if [ -n "$$bad" ]; then echo "perfprobe: layering: $$bad name exit codes" >&2; exit 1; fi; \
-	echo "  LAYOUT  tools/lib sees no feature or CLI header, names no exit code"
+	dirs=$$(git ls-files 2>/dev/null | awk -F/ 'NF > 1 { print $$1 } \
+		NF > 2 && ($$1 == "tools" || $$1 == "tests") { print $$1 "/" $$2 } \
+		NF > 3 && $$1 "/" $$2 == "tools/perfprobe" { print $$1 "/" $$2 "/" $$3 }' | sort -u); \
+	bad=$$(for d in $$dirs; do grep -q "^| .*\`$$d/" README.md || echo "$$d/"; done); \
+	if [ -n "$$bad" ]; then echo "perfprobe: layout: README.md's table does not name" $$bad >&2; exit 1; fi; \
+	echo "  LAYOUT  tools/lib sees no feature or CLI header, names no exit code; README names every directory"
 
 # The module's netlink policies and op table (kmod/genl-gen.[ch]) are
 # generated from the spec, the way the kernel's ynl-gen makes its *_nl.c,
