@@ -152,6 +152,9 @@ static enum pp_verdict verdict(const double *b, size_t nb, const double *n, size
 {
 	assert_int_equal(pp_cmp_samples(b, nb, n, nn, dir, threshold, st), 0);
 	assert_true(st->lo_pct <= st->change_pct && st->change_pct <= st->hi_pct);
+	/* the equivalence test's 90% interval lies within the 95% one */
+	assert_true(st->lo_pct <= st->eq_lo_pct && st->eq_lo_pct <= st->change_pct);
+	assert_true(st->change_pct <= st->eq_hi_pct && st->eq_hi_pct <= st->hi_pct);
 	return st->verdict;
 }
 
@@ -357,6 +360,9 @@ static enum pp_verdict runs_verdict(double mb, double mn, double run_sd, double 
 	fill_side(n, nm, mn, run_sd, cv, runs);
 	assert_int_equal(pp_cmp_runs(&p, 5, assumed, st), 0);
 	assert_true(st->lo_pct <= st->change_pct && st->change_pct <= st->hi_pct);
+	/* the equivalence test's 90% interval lies within the 95% one */
+	assert_true(st->lo_pct <= st->eq_lo_pct && st->eq_lo_pct <= st->change_pct);
+	assert_true(st->change_pct <= st->eq_hi_pct && st->eq_hi_pct <= st->hi_pct);
 	return st->verdict;
 }
 
@@ -384,6 +390,36 @@ static void test_runs_as_clusters(void **state)
 	for (t = 0; t < 100; t++)
 		found += runs_verdict(50.0, 55.0, 0, 2, RUNS, 4, &st) == PP_VERDICT_REGRESSION;
 	assert_int_equal(found, 100);
+}
+
+/*
+ * "same" is the equivalence test at 5%: two one-sided tests, the 90%
+ * interval within the threshold.  Its size: a true change of exactly the
+ * threshold is called "same" in about 5% of trials at most.  Its power
+ * is above the 95% interval's, which was a 2.5% test on each side.
+ */
+static void test_equivalence(void **state)
+{
+	struct pp_cmp_stat st;
+	int t, same = 0, same95 = 0, margin = 0;
+
+	(void)state;
+	NEAR(pp_t90(1), 6.314);
+	NEAR(pp_t90(10), 1.812);
+	assert_true(fabs(pp_t90(1e9) - 1.645) < 0.001);
+	assert_true(pp_t90(0) == pp_t90(1));
+	for (t = 0; t < 200; t++) {
+		/* the same kernel, 3 runs a side drifting by 3% */
+		if (runs_verdict(1.0, 1.0, 3, 2, RUNS, 4, &st) == PP_VERDICT_SAME)
+			same++;
+		same95 += st.lo_pct >= -5 && st.hi_pct <= 5;
+		/* new 5% slower: at the margin */
+		margin += runs_verdict(1.0, 1.05, 3, 2, RUNS, 4, &st) == PP_VERDICT_SAME;
+	}
+	print_message("# equivalence: same %d of 200 (95%% interval alone: %d); "
+		      "a 5%% change called same %d of 200\n", same, same95, margin);
+	assert_true(same >= same95);
+	assert_true(margin <= 20);
 }
 
 /* One run a side: the run-to-run variation is assumed, not measured. */
@@ -738,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_bad_samples),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_t95),
+		cmocka_unit_test(test_equivalence),
 		cmocka_unit_test(test_runs_as_clusters),
 		cmocka_unit_test(test_pool_kind),
 		cmocka_unit_test(test_one_run_assumed),

@@ -240,12 +240,25 @@ static double *logs(const double *v, size_t n)
 	return l;
 }
 
+/*
+ * The verdict of the intervals in out: pp_cmp_verdict() on the 95% one,
+ * and "same" wherever the 90% one shows equivalence (the two one-sided
+ * tests; the 95% interval within the threshold implies it).
+ */
+static void cmp_decide(struct pp_cmp_stat *out, enum pp_dir dir, double threshold_pct)
+{
+	out->verdict = pp_cmp_verdict(out->change_pct, out->lo_pct, out->hi_pct,
+				      dir, threshold_pct);
+	if (out->eq_lo_pct >= -threshold_pct && out->eq_hi_pct <= threshold_pct)
+		out->verdict = PP_VERDICT_SAME;
+}
+
 /* Seven parameters: two samples and their sizes (as pp_hodges_lehmann()), the rule, the result. */
 int pp_cmp_samples(const double *base, size_t nbase, const double *new,
 		   size_t nnew, enum pp_dir dir, double threshold_pct,
 		   struct pp_cmp_stat *out)
 {
-	struct pp_shift s;
+	struct pp_shift s, eq;
 	double *lb, *ln;
 	int err = -EDOM;
 
@@ -255,6 +268,8 @@ int pp_cmp_samples(const double *base, size_t nbase, const double *new,
 	ln = logs(new, nnew);
 	if (lb && ln)
 		err = pp_hodges_lehmann(lb, nbase, ln, nnew, PP_CMP_CONF, &s);
+	if (!err)
+		err = pp_hodges_lehmann(lb, nbase, ln, nnew, PP_CMP_EQ_CONF, &eq);
 	free(lb);
 	free(ln);
 	if (err)
@@ -270,35 +285,54 @@ int pp_cmp_samples(const double *base, size_t nbase, const double *new,
 	out->change_pct = expm1(s.est) * 100.0;
 	out->lo_pct = expm1(s.lo) * 100.0;
 	out->hi_pct = expm1(s.hi) * 100.0;
+	out->eq_lo_pct = expm1(eq.lo) * 100.0;
+	out->eq_hi_pct = expm1(eq.hi) * 100.0;
 	out->conf = s.achieved;
 	out->exact = s.exact;
-	out->verdict = pp_cmp_verdict(out->change_pct, out->lo_pct, out->hi_pct,
-				      dir, threshold_pct);
+	cmp_decide(out, dir, threshold_pct);
 	return 0;
+}
+
+/*
+ * Student t quantiles, two-sided 95% (t(0.975, df)) and 90% (t(0.95, df)),
+ * interpolated in 1/df; towards the normal quantiles at infinity.
+ */
+static const struct {
+	double df, t95, t90;
+} t_tab[] = {
+	{ 1, 12.706, 6.314 }, { 2, 4.303, 2.920 }, { 3, 3.182, 2.353 }, { 4, 2.776, 2.132 },
+	{ 5, 2.571, 2.015 }, { 6, 2.447, 1.943 }, { 7, 2.365, 1.895 }, { 8, 2.306, 1.860 },
+	{ 9, 2.262, 1.833 }, { 10, 2.228, 1.812 }, { 12, 2.179, 1.782 }, { 15, 2.131, 1.753 },
+	{ 20, 2.086, 1.725 }, { 30, 2.042, 1.697 }, { 60, 2.000, 1.671 }, { 120, 1.980, 1.658 },
+};
+
+static double t_quantile(double df, bool ninety)
+{
+	size_t i, last = ARRAY_SIZE(t_tab) - 1;
+#define T_AT(k) (ninety ? t_tab[k].t90 : t_tab[k].t95)
+
+	if (!(df >= 1))
+		return T_AT(0);
+	for (i = 1; i <= last; i++) {
+		if (df <= t_tab[i].df) {
+			double a = 1 / t_tab[i - 1].df, b = 1 / t_tab[i].df, x = 1 / df;
+
+			return T_AT(i - 1) + (T_AT(i) - T_AT(i - 1)) * (a - x) / (a - b);
+		}
+	}
+	/* the normal quantile at infinity */
+	return (ninety ? 1.645 : 1.960) + (T_AT(last) - (ninety ? 1.645 : 1.960)) * t_tab[last].df / df;
+#undef T_AT
 }
 
 double pp_t95(double df)
 {
-	/* two-sided 95%: t(0.975, df), interpolated in 1/df */
-	static const struct { double df, t; } tab[] = {
-		{ 1, 12.706 }, { 2, 4.303 }, { 3, 3.182 }, { 4, 2.776 }, { 5, 2.571 },
-		{ 6, 2.447 }, { 7, 2.365 }, { 8, 2.306 }, { 9, 2.262 }, { 10, 2.228 },
-		{ 12, 2.179 }, { 15, 2.131 }, { 20, 2.086 }, { 30, 2.042 }, { 60, 2.000 },
-		{ 120, 1.980 },
-	};
-	size_t i;
+	return t_quantile(df, false);
+}
 
-	if (!(df >= 1))
-		return tab[0].t;
-	for (i = 1; i < ARRAY_SIZE(tab); i++) {
-		if (df <= tab[i].df) {
-			double a = 1 / tab[i - 1].df, b = 1 / tab[i].df, x = 1 / df;
-
-			return tab[i - 1].t + (tab[i].t - tab[i - 1].t) * (a - x) / (a - b);
-		}
-	}
-	/* towards the normal quantile, 1.960 at infinity */
-	return 1.960 + (1.980 - 1.960) * 120 / df;
+double pp_t90(double df)
+{
+	return t_quantile(df, true);
 }
 
 /* Sum of squares about the mean of the logs of v (n finite, positive). */
@@ -323,6 +357,29 @@ static double log_ss(const double *v, size_t n, size_t *used)
 	return ss;
 }
 
+/*
+ * Widen an interval (in %, around change_pct) by the run-level half
+ * width half (in logs): the wider of the two where the runs' variation
+ * was measured (run medians carry the samples' noise too), added in
+ * quadrature where it was assumed (independent sources).
+ */
+static void widen(double change_pct, double *lo_pct, double *hi_pct, double half,
+		  bool measured)
+{
+	double est = log1p(change_pct / 100.0);
+	double lo = log1p(*lo_pct / 100.0), hi = log1p(*hi_pct / 100.0);
+
+	if (measured) {
+		lo = fmin(lo, est - half);
+		hi = fmax(hi, est + half);
+	} else {
+		lo = est - hypot(est - lo, half);
+		hi = est + hypot(hi - est, half);
+	}
+	*lo_pct = expm1(lo) * 100.0;
+	*hi_pct = expm1(hi) * 100.0;
+}
+
 int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 		double run_noise_pct, struct pp_cmp_stat *out)
 {
@@ -331,7 +388,7 @@ int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 	double ssn = log_ss(p->new_rmed, p->new_nmed, &kn);
 	double df = (kb > 1 ? (double)kb - 1 : 0) + (kn > 1 ? (double)kn - 1 : 0) +
 		    (double)p->hist_df;
-	double est, lo, hi, sd, half, q;
+	double sd, se, q, q_eq;
 	int err;
 
 	err = pp_cmp_samples(p->base, p->nbase, p->new, p->nnew, p->dir, threshold_pct, out);
@@ -345,33 +402,23 @@ int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 	if (df > 0) {
 		sd = sqrt((ssb + ssn + p->hist_ss) / df);
 		q = pp_t95(df);
+		q_eq = pp_t90(df);
 		out->run_noise_measured = true;
 	} else {
 		sd = log1p(run_noise_pct / 100.0);
 		q = 1.960;
+		q_eq = 1.645;
 		out->run_noise_measured = false;
 	}
 	out->run_noise_pct = expm1(sd) * 100.0;
 	if (!(sd > 0) || !p->base_nmed || !p->new_nmed)
 		return 0;
-	/* in logs: the samples' interval, widened by the runs' */
-	est = log1p(out->change_pct / 100.0);
-	lo = log1p(out->lo_pct / 100.0);
-	hi = log1p(out->hi_pct / 100.0);
-	half = q * sd * sqrt(1.0 / (double)p->base_nmed + 1.0 / (double)p->new_nmed);
-	if (out->run_noise_measured) {
-		/* run medians carry the samples' noise too: the wider one */
-		lo = fmin(lo, est - half);
-		hi = fmax(hi, est + half);
-	} else {
-		/* independent sources: added in quadrature */
-		lo = est - hypot(est - lo, half);
-		hi = est + hypot(hi - est, half);
-	}
-	out->lo_pct = expm1(lo) * 100.0;
-	out->hi_pct = expm1(hi) * 100.0;
-	out->verdict = pp_cmp_verdict(out->change_pct, out->lo_pct, out->hi_pct,
-				      p->dir, threshold_pct);
+	/* in logs: the samples' intervals, widened by the runs' */
+	se = sd * sqrt(1.0 / (double)p->base_nmed + 1.0 / (double)p->new_nmed);
+	widen(out->change_pct, &out->lo_pct, &out->hi_pct, q * se, out->run_noise_measured);
+	widen(out->change_pct, &out->eq_lo_pct, &out->eq_hi_pct, q_eq * se,
+	      out->run_noise_measured);
+	cmp_decide(out, p->dir, threshold_pct);
 	return 0;
 }
 

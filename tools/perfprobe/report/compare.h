@@ -14,6 +14,12 @@
 
 #define PP_CMP_THRESHOLD_PCT	5.0	/* what counts as a real change */
 #define PP_CMP_CONF		0.95	/* of the confidence interval */
+/*
+ * "same" is an equivalence test at the 5% level: two one-sided tests,
+ * each at 5%, which is the 90% interval lying within the threshold
+ * (Documentation/compare.rst, "The verdicts").
+ */
+#define PP_CMP_EQ_CONF		0.90
 #define PP_CMP_MHZ_TOL_PCT	5.0	/* clocks closer than this agree */
 /*
  * The run-to-run variation assumed when no side has two runs to measure
@@ -58,6 +64,7 @@ struct pp_cmp_stat {
 	double median_pct;		/* new_median / base_median, in % */
 	double change_pct;		/* the estimated ratio new/base, in % */
 	double lo_pct, hi_pct;		/* its confidence interval, in % */
+	double eq_lo_pct, eq_hi_pct;	/* the PP_CMP_EQ_CONF one "same" uses */
 	double conf;			/* the interval's achieved confidence */
 	bool exact;
 	enum pp_verdict verdict;
@@ -92,6 +99,8 @@ int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 
 /* The two-sided 95% Student t quantile for df degrees of freedom. */
 double pp_t95(double df);
+/* The two-sided 90% one (one-sided 95%), for the equivalence interval. */
+double pp_t90(double df);
 
 /* The verdict for an estimate and its interval, all in % change. */
 enum pp_verdict pp_cmp_verdict(double change_pct, double lo_pct, double hi_pct,

@@ -179,6 +179,8 @@ static void print_row(const struct pp_cmp_row *r, const struct pp_cmp_opts *o)
 		pp_print_double(PP_ANY, "lo_pct", " [%+.1f", r->st.lo_pct);
 		pp_print_double(PP_ANY, "hi_pct", "..%+.1f]", r->st.hi_pct);
 		pp_print_double(PP_JSON, "confidence", NULL, r->st.conf);
+		pp_print_double(PP_JSON, "eq_lo_pct", NULL, r->st.eq_lo_pct);
+		pp_print_double(PP_JSON, "eq_hi_pct", NULL, r->st.eq_hi_pct);
 		pp_print_u64(PP_JSON, "base_samples", NULL, r->st.nbase);
 		pp_print_u64(PP_JSON, "new_samples", NULL, r->st.nnew);
 		pp_print_u64(PP_JSON, "base_runs", NULL, r->st.base_runs);
@@ -194,6 +196,11 @@ static void print_row(const struct pp_cmp_row *r, const struct pp_cmp_opts *o)
 	pp_print_string(PP_ANY, "verdict", "  %s", pp_cmp_row_verdict(r));
 	if (r->ok && !r->st.run_noise_measured)
 		pp_print_text(" (noise assumed)");
+	/* "same" by the equivalence test's interval, where the 95% one is wider */
+	if (r->ok && r->st.verdict == PP_VERDICT_SAME &&
+	    (r->st.lo_pct < -o->threshold || r->st.hi_pct > o->threshold))
+		pp_print_text(" (%.0f%% interval [%+.1f..%+.1f])", PP_CMP_EQ_CONF * 100,
+			      r->st.eq_lo_pct, r->st.eq_hi_pct);
 	if (!r->ok) {
 		pp_print_string(PP_JSON, "problem", NULL, pp_cmp_problem_name(r->problem));
 		pp_print_string(PP_ANY, "reason", " (%s)", r->why);
