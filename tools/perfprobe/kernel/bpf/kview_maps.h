@@ -9,10 +9,15 @@
 
 /* Syscall numbers at or above this are counted in kv_totals.sys_other. */
 #define KV_MAX_SYSCALLS		1024
-/* Traced processes (the measuring one and its descendants, alive). */
-#define KV_MAX_TGIDS		8192
-/* Tasks with an open sys_enter, copy, fault or off-CPU timestamp. */
-#define KV_MAX_TASKS		32768
+/*
+ * The hash maps are preallocated: their size is paid at every load (a
+ * per-CPU free list of every element), so they hold what can be alive.
+ * Traced processes (the measuring one and its descendants, alive; as
+ * many as kview.c's KV_MAX_PROCS starts a trace with).
+ */
+#define KV_MAX_TGIDS		4096
+/* Tasks with an open sys_enter, copy, fault or off-CPU timestamp (alive). */
+#define KV_MAX_TASKS		4096
 
 /* One syscall number: index of the kv_sys per-CPU array. */
 struct kv_sys {
