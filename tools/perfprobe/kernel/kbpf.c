@@ -183,10 +183,11 @@ static void set_autoload(struct kbpf *kb, size_t i, enum kb_how how, bool on)
 }
 
 /*
- * Open and load the skeleton with the programs of every item as chosen
- * in kb->st, or of item `only` alone (only >= 0).
+ * Open and load the skeleton with the programs of the items as chosen in
+ * kb->st: every item (how and only both -1), the items attached the way
+ * how, or item only alone.
  */
-static int load(struct kbpf *kb, long only)
+static int load(struct kbpf *kb, int how, long only)
 {
 	enum kb_how h;
 	size_t i;
@@ -200,7 +201,7 @@ static int load(struct kbpf *kb, long only)
 	for (i = 0; i < NITEMS; i++) {
 		for (h = KB_TP_BTF; h <= KB_KPROBE; h++)
 			set_autoload(kb, i, h, false);
-		if (only < 0 || (size_t)only == i)
+		if ((only < 0 || (size_t)only == i) && (how < 0 || kb->st[i].how == (enum kb_how)how))
 			set_autoload(kb, i, kb->st[i].how, true);
 	}
 	err = kview__load(kb->skel);
@@ -263,18 +264,41 @@ static void choose(struct kbpf *kb, const struct btf *vmlinux)
 }
 
 /* Load everything; if the kernel refuses, find which items it refuses. */
+/*
+ * Load the skeleton with every item's chosen way; where that fails, find
+ * the items that fail and demote them: each way's items together first,
+ * then one by one in a way that failed.  Each load parses the kernel's
+ * BTF and creates the maps again, so they are kept few, and a refusal
+ * the kernel makes for a whole way (EPERM: a policy such as lockdown or
+ * a hypervisor's, not one function's) demotes every item of that way at
+ * once: on a host that refuses fentry that is 5 loads, not 16.
+ */
 static int load_best(struct kbpf *kb)
 {
-	size_t i;
+	enum kb_how how;
+	size_t i, j;
 	int err;
 
-	if (!load(kb, -1))
+	if (!load(kb, -1, -1))
 		return 0;
-	for (i = 0; i < NITEMS; i++) {
-		while (kb->st[i].how != KB_NONE && (err = load(kb, (long)i)))
+	for (how = KB_TP_BTF; how <= KB_KPROBE; how++) {
+		for (i = 0; i < NITEMS && kb->st[i].how != how; i++)
+			;
+		if (i == NITEMS || !load(kb, how, -1))
+			continue;
+		for (i = 0; i < NITEMS; i++) {
+			if (kb->st[i].how != how)
+				continue;
+			err = load(kb, -1, (long)i);
+			if (!err)
+				continue;
 			demote(kb, i, "load", err);
+			for (j = i + 1; err == -EPERM && j < NITEMS; j++)
+				if (kb->st[j].how == how)
+					demote(kb, j, "load", err);
+		}
 	}
-	return load(kb, -1);
+	return load(kb, -1, -1);
 }
 
 static void detach_item(struct kbpf *kb, size_t i)
