@@ -469,7 +469,7 @@ modules_install:
 	$(Q)$(MAKE) -C kmod $(if $(KDIR),KDIR=$(KDIR)) modules_install
 
 clean:
-	$(call say,CLEAN,.)rm -rf build build-san build-clang perfprobe
+	$(call say,CLEAN,.)rm -rf build build-san build-clang build-vmtest-arm64 build-kmod perfprobe
 	$(Q)if [ -f kmod/Makefile ]; then $(MAKE) -s -C kmod clean >/dev/null 2>&1 || true; fi
 
 help:

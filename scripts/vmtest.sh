@@ -263,18 +263,39 @@ run_logged() { # name cmd... : quiet unless -v or on failure
 
 # ---------------------------------------------------------------- module ---
 # Build from a copy so that concurrent work in kmod/ is not disturbed and no
-# build products land in the source tree.
-mkdir -p "$WORK/src"
-cp -a "$ROOT/kmod" "$ROOT/include" "$WORK/src/"
-find "$WORK/src/kmod" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
-	-o -name 'Module.symvers' -o -name 'modules.order' \) -delete 2>/dev/null
-vsay "building perfprobe.ko against $KDIR ($KREL)"
-# kmod/Makefile: "make KDIR=..." (it passes M= and CONFIG_PERFPROBE=m to kbuild)
-run_logged kbuild make -C "$WORK/src/kmod" KDIR="$KDIR" ${KMAKE[@]+"${KMAKE[@]}"} \
-	-j"$(nproc)" modules ||
-	fail "building kmod/perfprobe.ko against $KDIR failed"
+# build products land in the source tree.  The module built for a kernel
+# is kept in build-kmod/<release>/ with the hash of what made it (the
+# sources, the kernel tree, the make arguments): make check boots Debian's
+# 6.1 three times (vmtest, kernel-ab, LAVA) and the others twice, and each
+# boot after the first takes the module its kernel already has.  One
+# build at a time per kernel (flock); another kernel's goes on meanwhile.
+KCACHE=$ROOT/build-kmod/$KREL
+# (kmod-style builds in kmod/ meanwhile: its *.mod.c is not a source)
+KSTAMP=$( (cd "$ROOT" && cat kmod/Kbuild kmod/Makefile $(ls kmod/*.c | grep -v '\.mod\.c$') \
+	kmod/*.h include/uapi/linux/perfprobe.h; cat "$KDIR/Module.symvers" 2>/dev/null
+	echo "$KDIR $KREL ${KMAKE[*]}") | sha256sum | cut -d' ' -f1)
+mkdir -p "$KCACHE" && exec 8>>"$KCACHE/.lock" || fail "cannot open $KCACHE/.lock"
+flock 8 || fail "cannot lock $KCACHE/.lock"
+mkdir -p "$WORK/src/kmod"
 KO=$WORK/src/kmod/perfprobe.ko
-[ -f "$KO" ] || fail "the kmod build produced no perfprobe.ko"
+if [ -f "$KCACHE/perfprobe.ko" ] && [ "$(cat "$KCACHE/stamp" 2>/dev/null)" = "$KSTAMP" ]; then
+	vsay "perfprobe.ko for $KREL: built already for these sources ($KCACHE)"
+	cp "$KCACHE/perfprobe.ko" "$KO" || fail "cannot copy $KCACHE/perfprobe.ko"
+else
+	rm -f "$KCACHE/perfprobe.ko" "$KCACHE/stamp"
+	cp -a "$ROOT/kmod" "$ROOT/include" "$WORK/src/"
+	find "$WORK/src/kmod" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
+		-o -name 'Module.symvers' -o -name 'modules.order' \) -delete 2>/dev/null
+	vsay "building perfprobe.ko against $KDIR ($KREL)"
+	# kmod/Makefile: "make KDIR=..." (it passes M= and CONFIG_PERFPROBE=m to kbuild)
+	run_logged kbuild make -C "$WORK/src/kmod" KDIR="$KDIR" ${KMAKE[@]+"${KMAKE[@]}"} \
+		-j"$(nproc)" modules ||
+		fail "building kmod/perfprobe.ko against $KDIR failed"
+	[ -f "$KO" ] || fail "the kmod build produced no perfprobe.ko"
+	cp "$KO" "$KCACHE/perfprobe.ko" && echo "$KSTAMP" >"$KCACHE/stamp" ||
+		fail "cannot keep perfprobe.ko in $KCACHE"
+fi
+exec 8>&-
 VERMAGIC=$(modinfo -F vermagic "$KO" | awk '{print $1}')
 [ "$VERMAGIC" = "$KREL" ] ||
 	fail "perfprobe.ko vermagic '$VERMAGIC' does not match kernel image release '$KREL'"
