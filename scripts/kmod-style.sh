@@ -7,13 +7,19 @@
 #      tarball into $CHECKPATCH_DIR when it is not there yet);
 #   2. a build with W=1 (extra compiler warnings) and C=2 (sparse on every
 #      file), whose output must be empty;
-#   3. W=1 builds against every kernel tree scripts/get-kernel.sh unpacked;
+#   3. W=1 builds against Debian's other kernels, fetched and unpacked by
+#      scripts/get-kernel.sh (never installed): the compat header must
+#      cover them; the arm64 one cross-built (a board's module: an aarch64
+#      module with its kernel's vermagic);
 #   4. a plain build, leaving kmod/perfprobe.ko.
-# Exits non-zero if any step fails or prints a warning.
+# Exits non-zero if any step fails or prints a warning.  A kernel that
+# cannot be fetched here is said so, and the rest goes on.
 #
 # Environment: KDIR (kernel build tree, default: kmod/Makefile's choice),
-# CHECKPATCH_DIR (default /tmp/checkpatch), LINUX_SOURCE_TARBALL (default:
-# newest /usr/src/linux-source-*.tar.xz).
+# KMOD_STYLE_KERNELS (default "6.12-amd64 6.12-rt-amd64 6.1-arm64", as
+# scripts/get-kernel.sh names them), CHECKPATCH_DIR (default
+# /tmp/checkpatch), LINUX_SOURCE_TARBALL (default: newest
+# /usr/src/linux-source-*.tar.xz).
 
 set -u
 
@@ -84,18 +90,29 @@ done
 # One build with both: W=1 compiler warnings and sparse (C=2 checks every
 # file, whether rebuilt or not).
 build W=1 C=2
-# W=1 on Debian's other kernels where scripts/get-kernel.sh unpacked them
-# (make check-kernels does): the compat header must cover them.
-for tree in "${PERFPROBE_KERNEL_CACHE:-/var/cache/perfprobe/kernels}"/*/usr/src/linux-headers-*; do
-	[ -f "$tree/Makefile" ] || continue
-	case $tree in *-common*) continue ;; esac
+# W=1 on Debian's other kernels.
+for k in ${KMOD_STYLE_KERNELS:-6.12-amd64 6.12-rt-amd64 6.1-arm64}; do
+	if ! got=$("$ROOT/scripts/get-kernel.sh" --print "$k" 2>&1); then
+		log "$k: cannot be fetched here, not checked: $(printf '%s\n' "$got" | tail -n 1)"
+		continue
+	fi
+	tree=$(printf '%s\n' "$got" | sed -n 's/^KDIR=//p')
 	KDIR_SAVE=${KDIR:-}
 	KDIR=$tree
-	case $tree in
+	case $k in
 	*-arm64)
 		# cross: Debian's arm64 headers with this host's kbuild helpers
-		command -v aarch64-linux-gnu-gcc >/dev/null &&
+		if ! command -v aarch64-linux-gnu-gcc >/dev/null; then
+			log "$k: no aarch64-linux-gnu-gcc (scripts/install-deps.sh --arm64), not checked"
+		else
 			build W=1 ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+			rel=$(basename "$tree" | sed 's/^linux-headers-//')
+			if ! file "$KMOD/perfprobe.ko" | grep -q 'ARM aarch64' ||
+				! modinfo -F vermagic "$KMOD/perfprobe.ko" | grep -q "^$rel .*aarch64"; then
+				log "$k: perfprobe.ko is not an aarch64 module for $rel"
+				fail=1
+			fi
+		fi
 		;;
 	*) build W=1 ;;
 	esac

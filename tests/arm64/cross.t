@@ -7,7 +7,7 @@
 # (scripts/install-deps.sh --arm64).  Documentation/arm.rst.
 . "$(dirname "$0")/../lib/tap.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-NTESTS=10
+NTESTS=8
 plan $NTESTS
 
 command -v aarch64-linux-gnu-gcc >/dev/null ||
@@ -64,26 +64,6 @@ ok $? "...its results: 150 or more, lat_rpc skipped saying why (STATIC=1: no lib
 check "...and the kernel view says BPF is not available: built without" sh -c \
 	"'$QEMU' '$O-static/perfprobe' kernel-view status 2>&1 | grep -q 'BPF: not usable: not available: built without'"
 
-# The module for an arm64 board: Debian's arm64 headers of the host's 6.1
-# release, with this host's kbuild helpers (scripts/get-kernel.sh).
-rel=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | sort -V | tail -n1)
-rel=${rel#/usr/src/linux-headers-}
-rel=${rel%-amd64}-arm64
-if [ "$rel" = -arm64 ] || ! kd=$("$ROOT/scripts/get-kernel.sh" --print "$rel" 2>"$T_TMP/gk"); then
-	skip "no Debian 6.1 arm64 headers: $(tail -n1 "$T_TMP/gk" 2>/dev/null)"
-	skip "no Debian 6.1 arm64 headers"
-else
-	kd=$(echo "$kd" | sed -n 's/^KDIR=//p')
-	# a copy beside include/ (the module includes ../include/uapi)
-	mkdir -p "$T_TMP/src"
-	cp -r "$ROOT/kmod" "$ROOT/include" "$T_TMP/src/"
-	make -s -C "$T_TMP/src/kmod" clean >/dev/null 2>&1
-	make -s -C "$T_TMP/src/kmod" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KDIR="$kd" W=1 \
-		>"$T_TMP/km" 2>&1
-	rc=$?
-	diag=$(grep -v -e '^perfprobe: building for' -e '^Skipping BTF generation' "$T_TMP/km")
-	ok $([ $rc -eq 0 ] && [ -z "$diag" ]; echo $?) "make kmod ARCH=arm64 against $rel: W=1 clean${diag:+: $diag}"
-	check "perfprobe.ko is an aarch64 module for $rel" sh -c \
-		"file '$T_TMP/src/kmod/perfprobe.ko' | grep -q 'ARM aarch64' && modinfo -F vermagic '$T_TMP/src/kmod/perfprobe.ko' | grep -q '^$rel .*aarch64'"
-fi
+# The module for an arm64 board (an aarch64 module for Debian's 6.1
+# arm64, W=1 clean) is make kmod-style's (scripts/kmod-style.sh).
 done_testing
