@@ -7,7 +7,7 @@
 # the exit code by the verdicts); every regression asserted is made by
 # altering a run's samples with jq, by a factor known to be beyond them.
 . "$(dirname "$0")/tap.sh"
-plan 76
+plan 77
 
 A=$T_TMP/a.json
 B=$T_TMP/b.json
@@ -184,6 +184,18 @@ check "... unreliable, the process named, listed among the warnings" jq -e '.com
 	any(.warnings[]; .kind == "unreliable" and .subject == "lat_syscall-null")' "$T_TMP/h.json"
 "$PERFPROBE" compare --strict --fail-on 'lat_syscall-null' "$S" "$T_TMP/hog.json" >/dev/null
 ok $([ $? -eq 5 ]; echo $?) "... --strict: it gates, exit 5"
+# With several runs a side the key is unreliable where most of them are:
+# the spread between runs widens the interval already.
+mkdir -p "$T_TMP/one3" "$T_TMP/two3"
+cp "$T_TMP/slow.json" "$T_TMP/one3/a.json"; cp "$T_TMP/slow.json" "$T_TMP/one3/b.json"
+cp "$T_TMP/hog.json" "$T_TMP/one3/c.json"
+cp "$T_TMP/hog.json" "$T_TMP/two3/a.json"; cp "$T_TMP/hog.json" "$T_TMP/two3/b.json"
+cp "$T_TMP/slow.json" "$T_TMP/two3/c.json"
+"$PERFPROBE" compare --json "$S" "$T_TMP/one3" >"$T_TMP/one3.json" 2>/dev/null
+"$PERFPROBE" compare --json "$S" "$T_TMP/two3" >"$T_TMP/two3.json" 2>/dev/null
+check "... one new run of three disturbed: reliable; two of three: unreliable, counted" sh -c \
+	"jq -e '.comparisons[0].results[] | select(.key == \"lat_syscall-null\") | .new_runs == 3 and (has(\"unreliable\") | not)' '$T_TMP/one3.json' &&
+	 jq -e '.comparisons[0].results[] | select(.key == \"lat_syscall-null\") | .unreliable | test(\"^new: CPU taken meanwhile by make .*[(]2 of 3 runs[)]\$\")' '$T_TMP/two3.json'"
 
 # run --rounds: one run carries its own run-level spread.  Each key has
 # a median per round and every round's samples; compare takes the

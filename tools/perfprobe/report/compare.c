@@ -551,28 +551,60 @@ static void kside_pool(struct pp_kside *k, const struct entry *e, size_t n,
 /*
  * What the harness said of one run's result: another process took the
  * CPU while it was sampled, or its spread stayed above the run's noise
- * threshold after resampling (flagged, and its samples agree).  The
- * first such reason of a key, with the side it came from.
+ * threshold after resampling (flagged, and its samples agree).  Its
+ * reason in why; false when it said nothing.
  */
-static void flag_unreliable(struct pp_cmp_pool *p, const struct entry *e)
+static bool run_unreliable(const struct entry *e, char *why, size_t size)
 {
 	char name[PP_KEY_MAX + sizeof(PP_NOTE_SAMPLES)];
 	char pct[PP_NUM_LEN];
 	const char *note, *hogs;
 
-	if (p->unreliable[0])
-		return;
 	snprintf(name, sizeof(name), "%s" PP_NOTE_SAMPLES, e->r->key);
 	note = pp_run_find_info(e->run, name);
 	hogs = note ? strstr(note, PP_NOTE_HOGS) : NULL;
-	if (hogs)
-		snprintf(p->unreliable, sizeof(p->unreliable), "%s: CPU taken meanwhile by %s",
-			 e->new ? "new" : "base", hogs + strlen(PP_NOTE_HOGS));
-	else if (e->r->noisy && e->r->st.cv_pct > e->run->meta.noise_pct) {
+	if (hogs) {
+		snprintf(why, size, "CPU taken meanwhile by %s", hogs + strlen(PP_NOTE_HOGS));
+		return true;
+	}
+	if (e->r->noisy && e->r->st.cv_pct > e->run->meta.noise_pct) {
 		pp_fmt_num(pct, sizeof(pct), e->run->meta.noise_pct);
-		snprintf(p->unreliable, sizeof(p->unreliable),
-			 "%s: spread %.1f%% above the run's %s%% after resampling",
-			 e->new ? "new" : "base", e->r->st.cv_pct, pct);
+		snprintf(why, size, "spread %.1f%% above the run's %s%% after resampling",
+			 e->r->st.cv_pct, pct);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A key is unreliable where most of a side's runs are (one run of one:
+ * that run).  The spread between a side's runs is measured and widens
+ * the interval already, so one disturbed run of three is in the verdict's
+ * interval; when most are, the interval is made of disturbed samples.
+ * The first run's reason, with how many runs said so.
+ */
+static void flag_unreliable(struct pp_cmp_pool *p, const struct entry *e, size_t n)
+{
+	char why[2][PP_CMP_WHY_MAX];
+	size_t flagged[2] = { 0, 0 }, runs[2] = { 0, 0 }, i;
+	int side;
+
+	for (i = 0; i < n; i++) {
+		side = e[i].new;
+		runs[side]++;
+		if (run_unreliable(&e[i], why[side], flagged[side] ? 0 : sizeof(why[0])))
+			flagged[side]++;
+	}
+	for (side = 0; side < 2; side++) {
+		if (flagged[side] * 2 <= runs[side])
+			continue;
+		if (runs[side] > 1)
+			snprintf(p->unreliable, sizeof(p->unreliable), "%s: %.200s (%zu of %zu runs)",
+				 side ? "new" : "base", why[side], flagged[side], runs[side]);
+		else
+			snprintf(p->unreliable, sizeof(p->unreliable), "%s: %.240s",
+				 side ? "new" : "base", why[side]);
+		return;
 	}
 }
 
@@ -593,7 +625,6 @@ static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
 	for (i = 0; i < n; i++) {
 		if (strcmp(e[i].r->unit, p->unit) || e[i].r->dir != p->dir)
 			p->conflict = true;
-		flag_unreliable(p, &e[i]);
 		if (e[i].r->kind != PP_KIND_MEASURED)
 			p->kind = e[i].r->kind;
 		if (e[i].new) {
@@ -604,6 +635,7 @@ static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
 			p->base_runs++;
 		}
 	}
+	flag_unreliable(p, e, n);
 	kside_pool(&p->base_k, e, n, false, tmp);
 	kside_pool(&p->new_k, e, n, true, tmp);
 	free(tmp);
