@@ -166,14 +166,21 @@ static long ci_rank(const double *x, size_t m, const double *y, size_t n, double
 	return (long)k;
 }
 
-int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
-		      double conf, struct pp_shift *out)
+/*
+ * pp_hodges_lehmann() at nconf confidences at once: the m*n differences
+ * are made and sorted once, then each interval is two of them.
+ */
+static int hl_intervals(const double *x, size_t m, const double *y, size_t n,
+			const double *conf, struct pp_shift *out, size_t nconf)
 {
 	size_t i, j, mn, k;
 	double *d;
-	long rank;
+	long rank = 0;
 
-	if (!m || !n || !(conf > 0 && conf < 1))
+	for (i = 0; i < nconf; i++)
+		if (!(conf[i] > 0 && conf[i] < 1))
+			return -EINVAL;
+	if (!m || !n)
 		return -EINVAL;
 	if (m > SIZE_MAX / sizeof(*d) / n)
 		return -ENOMEM;
@@ -185,15 +192,23 @@ int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
 		for (j = 0; j < n; j++)
 			d[i * n + j] = y[j] - x[i];
 	qsort(d, mn, sizeof(*d), cmp_double);
-	rank = ci_rank(x, m, y, n, conf, out);
-	if (rank > 0) {
-		k = (size_t)rank;
-		out->est = mn & 1 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
-		out->lo = d[k - 1];
-		out->hi = d[mn - k];
+	for (i = 0; i < nconf && rank >= 0; i++) {
+		rank = ci_rank(x, m, y, n, conf[i], &out[i]);
+		if (rank > 0) {
+			k = (size_t)rank;
+			out[i].est = mn & 1 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
+			out[i].lo = d[k - 1];
+			out[i].hi = d[mn - k];
+		}
 	}
 	free(d);
 	return rank < 0 ? (int)rank : 0;
+}
+
+int pp_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
+		      double conf, struct pp_shift *out)
+{
+	return hl_intervals(x, m, y, n, &conf, out, 1);
 }
 
 /*
@@ -258,7 +273,8 @@ int pp_cmp_samples(const double *base, size_t nbase, const double *new,
 		   size_t nnew, enum pp_dir dir, double threshold_pct,
 		   struct pp_cmp_stat *out)
 {
-	struct pp_shift s, eq;
+	static const double conf[] = { PP_CMP_CONF, PP_CMP_EQ_CONF };
+	struct pp_shift sh[2], s, eq;
 	double *lb, *ln;
 	int err = -EDOM;
 
@@ -267,13 +283,13 @@ int pp_cmp_samples(const double *base, size_t nbase, const double *new,
 	lb = logs(base, nbase);
 	ln = logs(new, nnew);
 	if (lb && ln)
-		err = pp_hodges_lehmann(lb, nbase, ln, nnew, PP_CMP_CONF, &s);
-	if (!err)
-		err = pp_hodges_lehmann(lb, nbase, ln, nnew, PP_CMP_EQ_CONF, &eq);
+		err = hl_intervals(lb, nbase, ln, nnew, conf, sh, 2);
 	free(lb);
 	free(ln);
 	if (err)
 		return err;
+	s = sh[0];
+	eq = sh[1];
 	memset(out, 0, sizeof(*out));
 	out->nbase = nbase;
 	out->nnew = nnew;
