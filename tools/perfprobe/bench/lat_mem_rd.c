@@ -84,6 +84,7 @@ struct curve {
 	bool random;
 	unsigned int n;
 	struct point pt[MAX_POINTS];	/* pt[0], in L1, is below_l1()'s reference */
+	struct point trial;		/* a reference measured again: measure_ref() */
 };
 
 struct plateaus {
@@ -297,13 +298,46 @@ static void **build_chain(struct mem *m, const struct curve *cv, size_t size)
 }
 
 /*
- * Measure one point; one that breaks below_l1() is measured again, and
- * the reference with it (a reference disturbed upwards is as likely as a
- * point disturbed downwards): the reference's result is then replaced by
- * its new walk, so what is reported is what was compared.  One that
- * breaks below_prev() is measured again alone.  Skipped with the figures
- * when it stays there: 1 (pp_skip()) then.  The chains share the buffer,
- * so each is laid out again before it is walked.
+ * Measure cv->pt[r], the reference a later point broke, again.  Its new
+ * walk replaces the reported one, so what is reported is what was
+ * compared; unless it would itself break below_l1() or below_prev()
+ * against the points before it (that would only move the impossible
+ * value back one size): the reference then keeps its figures.  The
+ * chains share the buffer, so each is laid out again before it is walked.
+ */
+static int measure_ref(struct pp_ctx *ctx, struct mem *m, struct curve *cv, unsigned int r)
+{
+	struct point *ref = &cv->pt[r], *t = &cv->trial;
+	char rkey[PP_KEY_MAX], why[2 * PP_NUM_LEN + 160];
+	unsigned int n = m->s->n;
+	void **start;
+
+	point_key(rkey, sizeof(rkey), cv->random ? "random-" : "", cv->stride, ref->size);
+	start = build_chain(m, cv, ref->size);
+	if (!start)
+		return pp_fail(ctx, "lat_mem_rd: out of memory");
+	t->size = ref->size;
+	if (measure(ctx, m, start, rkey, t))
+		return -1;
+	if (r && (below_point(&cv->pt[0], "L1", t, n, why, sizeof(why)) ||
+		  (r > 1 && below_point(&cv->pt[r - 1], "the size before", t, n, why,
+					sizeof(why))))) {
+		pp_progress(ctx, "%s: measured again, %s: keeping its first figures", rkey, why);
+		return 0;
+	}
+	memcpy(ref->ns, t->ns, n * sizeof(double));
+	ref->min = t->min;
+	return pp_report_sampling_again(ctx, rkey, m->s);
+}
+
+/*
+ * Measure one point; one that breaks below_l1() or below_prev() is
+ * measured again, and the reference it broke with it (measure_ref()): a
+ * reference disturbed upwards is as likely as a point disturbed
+ * downwards.  (Under a parallel build one size's samples were all held at
+ * 3x its neighbours', and the next size then broke below_prev() in every
+ * attempt while the reference stood.)  Skipped with the figures when it
+ * stays there: 1 (pp_skip()) then.
  */
 static int measure_point(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 			 void **start, const char *key, struct point *pt)
@@ -323,20 +357,9 @@ static int measure_point(struct pp_ctx *ctx, struct mem *m, struct curve *cv,
 		if (a + 1 == MEMRD_ATTEMPTS)
 			return pp_skip(ctx, key, "%s in each of %u measurements: impossible, "
 				       "not reported", why, MEMRD_ATTEMPTS);
-		pp_progress(ctx, "%s: %s: measuring %s again", key, why, l1 ? "both" : "it");
-		if (l1) {
-			struct point *ref = &cv->pt[0];
-			char rkey[PP_KEY_MAX];
-
-			point_key(rkey, sizeof(rkey), cv->random ? "random-" : "", cv->stride,
-				  ref->size);
-			start = build_chain(m, cv, ref->size);
-			if (!start)
-				return pp_fail(ctx, "lat_mem_rd: out of memory");
-			if (measure(ctx, m, start, rkey, ref) ||
-			    pp_report_sampling_again(ctx, rkey, m->s))
-				return -1;
-		}
+		pp_progress(ctx, "%s: %s: measuring both again", key, why);
+		if (measure_ref(ctx, m, cv, l1 ? 0 : cv->n - 1))
+			return -1;
 		start = build_chain(m, cv, pt->size);
 		if (!start)
 			return pp_fail(ctx, "lat_mem_rd: out of memory");
@@ -497,7 +520,8 @@ static int curve_alloc(struct curve *cv, unsigned int nsamples)
 		if (!cv->pt[p].ns)
 			return -ENOMEM;
 	}
-	return 0;
+	cv->trial.ns = calloc(nsamples, sizeof(double));
+	return cv->trial.ns ? 0 : -ENOMEM;
 }
 
 static void curve_free(struct curve *cv)
@@ -506,6 +530,7 @@ static void curve_free(struct curve *cv)
 
 	for (p = 0; p < MAX_POINTS; p++)
 		free(cv->pt[p].ns);
+	free(cv->trial.ns);
 }
 
 #define HUGE_ALIGN	(2ul << 20)
