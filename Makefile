@@ -388,7 +388,7 @@ vmtest:
 check-arm64: check-cross vmtest-arm64
 
 check-cross:
-	+$(Q)prove --exec '' tests/arm64/cross.t
+	+$(Q)prove --exec '' tests/arm64/cross.t tests/arm64/image-btf.t
 
 # The Debian packages built from a clean checkout, lintian, installed,
 # DKMS building the module, purged (tests/pkg/deb.t; root).

@@ -104,7 +104,11 @@ if [ ! -f "$ROOT/.complete" ]; then
 fi
 
 # The kernel's BTF, out of its image: vmlinux.h for BPF programs built
-# for this kernel on another (scripts/image-btf.py)
+# for this kernel on another (scripts/image-btf.py); a "none" older than
+# the script is asked again
+if [ -f "$ROOT/vmlinux.btf.none" ] && [ "$(dirname "$0")/image-btf.py" -nt "$ROOT/vmlinux.btf.none" ]; then
+	rm -f "$ROOT/vmlinux.btf.none"
+fi
 if [ ! -f "$ROOT/vmlinux.btf" ] && [ ! -f "$ROOT/vmlinux.btf.none" ]; then
 	"$(dirname "$0")/image-btf.py" "$ROOT/boot/vmlinuz-$REL" "$ROOT/vmlinux.btf" 2>"$ROOT/vmlinux.btf.none" &&
 		rm -f "$ROOT/vmlinux.btf.none"

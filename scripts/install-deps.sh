@@ -27,7 +27,7 @@ chromium tidy fonts-dejavu-core python3 python3-jsonschema
 python3-docutils man-db groff-base zsh
 debhelper dh-dkms dkms lintian fakeroot dpkg-dev git"
 KMOD="linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static
-cpio kmod sparse linux-source-6.1 xz-utils python3 python3-yaml dwarves"
+cpio kmod sparse linux-source-6.1 xz-utils zstd python3 python3-yaml dwarves"
 
 # LAVA's dispatcher, which runs make check-lava's jobs (lava-run, and
 # libguestfs for the test overlay's disk): Documentation/lava.rst.
