@@ -504,11 +504,19 @@ static bool after_syscall(pid_t pid, uint64_t addr)
 	return !memcmp(b, insn, sizeof(insn));
 }
 
+/* What a profile is made with: the samples, the symbols, the profile. */
+struct namer {
+	struct pp_kprof *kp;
+	struct pp_prof *p;
+	const struct pp_ksyms *ks;
+	struct pp_usyms *us;
+	uint32_t *f;			/* a stack's frames */
+};
+
 /* The frame of addr (pid -1: the kernel's), through the lookup cache. */
-static int frame_of(struct pp_kprof *kp, struct pp_prof *p, const struct pp_ksyms *ks,
-		    struct pp_usyms *us, pid_t pid, uint64_t addr, uint32_t *frame)
+static int frame_of(struct namer *nm, pid_t pid, uint64_t addr, uint32_t *frame)
 {
-	struct kprof_sym *c = &kp->cache[(addr ^ (addr >> 12) ^ (uint64_t)pid) % KPROF_CACHE];
+	struct kprof_sym *c = &nm->kp->cache[(addr ^ (addr >> 12) ^ (uint64_t)pid) % KPROF_CACHE];
 	char buf[512];
 	const char *name;
 	int err;
@@ -518,10 +526,10 @@ static int frame_of(struct pp_kprof *kp, struct pp_prof *p, const struct pp_ksym
 		return 0;
 	}
 	if (pid < 0)
-		name = pp_ksyms_name(ks, addr);
+		name = pp_ksyms_name(nm->ks, addr);
 	else
-		name = pp_usyms_name(us, pid, addr, buf, sizeof(buf));
-	err = pp_prof_frame(p, name ? name : "[unknown]", frame);
+		name = pp_usyms_name(nm->us, pid, addr, buf, sizeof(buf));
+	err = pp_prof_frame(nm->p, name ? name : "[unknown]", frame);
 	if (err)
 		return err;
 	*c = (struct kprof_sym){ addr, pid, *frame, true };
@@ -533,9 +541,10 @@ static int frame_of(struct pp_kprof *kp, struct pp_prof *p, const struct pp_ksym
  * back, in the call that made them; where the sample fell, as it is.
  * A user sample at the return of a system call is the kernel's (below).
  */
-static int profile_one(struct pp_kprof *kp, struct pp_prof *p, const struct pp_ksyms *ks,
-		       struct pp_usyms *us, const uint64_t *s, uint32_t *f)
+static int profile_one(struct namer *nm, const uint64_t *s)
 {
+	struct pp_prof *p = nm->p;
+	uint32_t *f = nm->f;
 	pid_t pid = (pid_t)s[0];
 	bool user = s[1] == PERF_RECORD_MISC_USER, sysret = false;
 	uint64_t nk = s[3], nu = s[4], i, n = 0, nuser;
@@ -547,21 +556,21 @@ static int profile_one(struct pp_kprof *kp, struct pp_prof *p, const struct pp_k
 		nu = 1;
 	}
 	for (i = nu; i-- > 0 && !err;)
-		err = frame_of(kp, p, ks, us, pid, i || !user ? u[i] - 1 : u[i], &f[n++]);
+		err = frame_of(nm, pid, i || !user ? u[i] - 1 : u[i], &f[n++]);
 	nuser = n;
 	/*
 	 * A timer's interrupt cannot take a sample while the kernel runs
 	 * with interrupts off: it waits for them, and on the way out of a
 	 * system call that is the first user instruction after it.
 	 */
-	if (user && kp->how.timer && after_syscall(pid, u[0])) {
+	if (user && nm->kp->how.timer && after_syscall(pid, u[0])) {
 		sysret = true;
 		err = err ? err : pp_prof_frame(p, PP_PROF_SYSRET, &f[n++]);
 	} else if (!user && !nk) {
-		err = err ? err : frame_of(kp, p, ks, us, -1, s[2], &f[n++]);
+		err = err ? err : frame_of(nm, -1, s[2], &f[n++]);
 	}
 	for (i = user ? 0 : nk; i-- > 0 && !err;)
-		err = frame_of(kp, p, ks, us, -1, i ? k[i] - 1 : k[i], &f[n++]);
+		err = frame_of(nm, -1, i ? k[i] - 1 : k[i], &f[n++]);
 	if (!err)
 		err = pp_prof_add(p, f, (unsigned int)nuser, (unsigned int)(n - nuser), 1);
 	if (err)
@@ -574,11 +583,33 @@ static int profile_one(struct pp_kprof *kp, struct pp_prof *p, const struct pp_k
 	return 0;
 }
 
-int pp_kprof_profile(struct pp_kprof *kp, const struct pp_ksyms *ks, struct pp_usyms *us,
+/*
+ * Does a sample fall in a BPF program?  Then the ones loaded now, with
+ * their lengths, name it (ksyms.c): the kallsyms read at start-up knows
+ * neither their ends nor the programs loaded since.
+ */
+static void bpf_names(const struct pp_kprof *kp, struct pp_ksyms *ks)
+{
+	size_t off, i;
+
+	for (off = 0; off < kp->nraw; off += RAW_HDR + kp->raw[off + 3] + kp->raw[off + 4]) {
+		const uint64_t *k = kp->raw + off + RAW_HDR;
+
+		for (i = 0; i < kp->raw[off + 3]; i++) {
+			if (pp_ksyms_is_bpf(ks, i ? k[i] - 1 : k[i])) {
+				pp_ksyms_jits(ks);
+				return;
+			}
+		}
+	}
+}
+
+int pp_kprof_profile(struct pp_kprof *kp, struct pp_ksyms *ks, struct pp_usyms *us,
 		     struct pp_prof **out)
 {
 	struct pp_prof *p = calloc(1, sizeof(*p));
 	uint32_t *f = malloc((KPROF_MAX_STACK + 2) * 2 * sizeof(*f));
+	struct namer nm = { kp, p, ks, us, f };
 	size_t off;
 	int err = -ENOMEM;
 
@@ -586,6 +617,7 @@ int pp_kprof_profile(struct pp_kprof *kp, const struct pp_ksyms *ks, struct pp_u
 	if (!p || !f || !kp->cache)
 		goto fail;
 	pp_prof_init(p);
+	bpf_names(kp, ks);
 	pp_strlcpy(p->event, kp->how.event, sizeof(p->event));
 	p->period = kp->period;
 	p->lost = kp->lost;
@@ -593,7 +625,7 @@ int pp_kprof_profile(struct pp_kprof *kp, const struct pp_ksyms *ks, struct pp_u
 	     kp->raw[off + 4]) {
 		if (kp->raw[off + 3] + kp->raw[off + 4] > KPROF_MAX_STACK * 2)
 			continue;	/* more than the kernel was asked for */
-		err = profile_one(kp, p, ks, us, kp->raw + off, f);
+		err = profile_one(&nm, kp->raw + off);
 	}
 	if (err)
 		goto fail;

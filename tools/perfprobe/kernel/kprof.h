@@ -66,10 +66,11 @@ int pp_kprof_drain(struct pp_kprof *kp);
 int pp_kprof_stop(struct pp_kprof *kp);
 
 /*
- * What was sampled, symbolised (ks for the kernel, us for user space),
- * into a new profile (pp_prof_destroy() it): 0 or -ENOMEM.
+ * What was sampled, symbolised (ks for the kernel, its BPF programs
+ * listed again where a sample fell in one; us for user space), into a
+ * new profile (pp_prof_destroy() it): 0 or -ENOMEM.
  */
-int pp_kprof_profile(struct pp_kprof *kp, const struct pp_ksyms *ks, struct pp_usyms *us,
+int pp_kprof_profile(struct pp_kprof *kp, struct pp_ksyms *ks, struct pp_usyms *us,
 		     struct pp_prof **out);
 
 /* Close everything (NULL: nothing). */
