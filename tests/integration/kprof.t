@@ -38,18 +38,20 @@ fi
 # The default mode: passes of 10 ms, 40 samples at 4 kHz.
 pp --json run lat_syscall >"$T_TMP/sc.json" 2>"$T_TMP/sc.err"
 ok $? "run lat_syscall exits 0$(grep -v '^perfprobe: \[' "$T_TMP/sc.err" | head -3 | sed 's/^/ /')"
-check "every result with a kernel view has a profile with samples" jq -e \
-	'[.results[] | select(.kernel)] | length > 0 and all(.kernel.profile.samples > 0)' "$T_TMP/sc.json"
+# A loop the machine's other work left almost no CPU time may have no
+# sample even after the pass's extra rounds: a profile all the same.
+check "every result with a kernel view has a profile" jq -e \
+	'[.results[] | select(.kernel)] | length > 0 and all(.kernel.profile.samples >= 0)' "$T_TMP/sc.json"
 check "kernel + user samples add up to the samples, for every result" jq -e \
 	'[.results[].kernel.profile | select(.)] |
 	 all(.kernel_samples + .user_samples == .samples)' "$T_TMP/sc.json"
 check "the stacks' counts add up to the samples, every frame index is a frame" jq -e \
 	'[.results[].kernel.profile | select(.)] | all(. as $p |
 		[.stacks[] | split(" ") | map(tonumber)] |
-		(map(.[0]) | add) == $p.samples and
+		(map(.[0]) | add // 0) == $p.samples and
 		all(.[2:] | all(. < ($p.frames | length))) and all(.[1] <= length - 2))' "$T_TMP/sc.json"
 check "kernel ns/op from the profile is at most the untraced time of one operation" jq -e \
-	'[.results[] | select(.kernel.profile) | .kernel.profile] |
+	'[.results[] | select(.kernel.profile.samples > 0) | .kernel.profile] |
 	 all(.kernel_ns_per_op <= .op_ns and .kernel_ns_per_op >= 0 and .kernel_ns_err >= 0)' "$T_TMP/sc.json"
 check "the untraced time of one operation is the result's (the empty loop added)" jq -e \
 	'[.results[] | select(.kernel.profile) | {v: (.value * 1000), o: .kernel.profile.op_ns}] |

@@ -61,7 +61,7 @@ struct pp_kprof {
 	size_t nbufs;
 	uint64_t *raw;			/* samples: RAW_HDR, kernel, user chain */
 	size_t nraw, raw_cap;
-	uint64_t lost, throttled;
+	uint64_t samples, lost, throttled;
 	char *wrap;			/* a record that wraps the buffer's end */
 	size_t wrap_cap;
 	struct kprof_sym *cache;
@@ -391,6 +391,7 @@ static int add_sample(struct pp_kprof *kp, uint16_t misc, const uint64_t *v, siz
 	s[3] = nk;
 	s[4] = nu;
 	kp->nraw += RAW_HDR + nk + nu;
+	kp->samples++;
 	return 0;
 }
 
@@ -463,6 +464,11 @@ int pp_kprof_drain(struct pp_kprof *kp)
 	if (!err)
 		err = drain(kp);
 	return err ? err : arm(kp, true);
+}
+
+uint64_t pp_kprof_samples(const struct pp_kprof *kp)
+{
+	return kp->samples;
 }
 
 int pp_kprof_stop(struct pp_kprof *kp)

@@ -62,6 +62,9 @@ int pp_kprof_start(struct pp_kprof **out, const struct pp_kprof_how *how,
  */
 int pp_kprof_drain(struct pp_kprof *kp);
 
+/* The samples drained so far. */
+uint64_t pp_kprof_samples(const struct pp_kprof *kp);
+
 /* Disarm and drain: 0 or a negative errno. */
 int pp_kprof_stop(struct pp_kprof *kp);
 

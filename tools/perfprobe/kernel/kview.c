@@ -46,6 +46,13 @@
 			 PP_KT_BIT(PP_KT_SCHED) | PP_KT_BIT(PP_KT_COPY))
 #define KV_MAX_PROCS	4096
 #define KV_CHUNKS	3
+/*
+ * The sampled pass runs its chunks again, up to KV_PROF_ROUNDS times in
+ * all, while it has fewer samples than this: a short loop (--quick), or
+ * one on a machine whose other work leaves it little CPU time.
+ */
+#define KV_PROF_MIN	20
+#define KV_PROF_ROUNDS	4
 /* the least kernel time a profile's line shows, ns/op (-v: every one) */
 #define KV_PROF_NS_MIN	0.01
 
@@ -547,6 +554,8 @@ static int sampled_pass(const struct pp_ctx *ctx, const struct pp_kv_job *job,
 {
 	struct pp_kprof_req req = { .hz = PP_KPROF_HZ, .period = prof_period(ctx) };
 	struct pp_kprof *kp = NULL;
+	struct kv_pass more;
+	unsigned int r;
 	pid_t *set;
 	int ret, stop;
 
@@ -561,7 +570,10 @@ static int sampled_pass(const struct pp_ctx *ctx, const struct pp_kv_job *job,
 	free(set);
 	if (ret)
 		return ret;
+	/* the first round's timings: what sampling costs */
 	ret = run_chunks(job, p, kprof_drain, kp);
+	for (r = 1; !ret && r < KV_PROF_ROUNDS && pp_kprof_samples(kp) < KV_PROF_MIN; r++)
+		ret = run_chunks(job, &more, kprof_drain, kp);
 	stop = pp_kprof_stop(kp);
 	if (!ret)
 		ret = stop;
