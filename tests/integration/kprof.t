@@ -6,14 +6,17 @@
 # the samples and its stacks' counts too, its kernel time is a share of
 # the untraced time of one operation and so never above it, and
 # lat_syscall-null's kernel time is the system call's own (its entry, the
-# call, its exit).  Skipped, with the reason, where sampling or the
-# kernel view is not available.
+# call, its exit).  export --folded gives the same stacks.  Skipped, with
+# the reason, where sampling or the kernel view is not available.
 . "$(dirname "$0")/tap.sh"
-NTESTS=13
+NTESTS=17
 plan $NTESTS
 
 KPROF=${PP_KPROF:-$(dirname "$PERFPROBE")/tests/pp-kprof}
 pp() { "$PERFPROBE" --no-save "$@"; }
+
+# Usage errors come first, sampling or not.
+bad 2 "export --csv --folded: one format at a time" export --csv --folded "$T_TMP/none.json"
 
 "$PERFPROBE" --json kernel-view status >"$T_TMP/kvs.json" 2>/dev/null
 check "kernel-view status says whether the profile can be taken, and how or why not" jq -e \
@@ -89,6 +92,18 @@ check "text: each result's profile line, its kernel functions and their paths (-
 	grep -Eq '^ +profile: [0-9]+% kernel, [0-9.]+ [nu]s/op \+-[0-9.]+ [nu]s \([0-9]+ samples, (cpu-clock|cycles); sampling' "$T_TMP/sc.txt"
 check "text: the kernel functions by self time, each with its path with -v" \
 	grep -Eq '^ +[0-9.]+ [nu]s/op in [^ ]+( <- [^ ]+)*$' "$T_TMP/sc.txt"
+
+# The same stacks, collapsed: LABEL@DATE;KEY;frames COUNT, kernel frames _[k].
+"$PERFPROBE" export --folded "$T_TMP/sc.json" >"$T_TMP/sc.folded" 2>"$T_TMP/e"
+ok $? "export --folded exits 0$(head -1 "$T_TMP/e" | sed 's/^/ /')"
+check "export --folded: every line is LABEL@DATE;KEY;frames COUNT" awk \
+	'!/^[^;]+@[0-9T:Z-]+;lat_syscall-[a-z]+;.+ [1-9][0-9]*$/ { bad = 1 } END { exit bad || !NR }' "$T_TMP/sc.folded"
+jq -r '.results[] | select(.kernel.profile.samples > 0) | "\(.key) \(.kernel.profile.samples) \(.kernel.profile.kernel_samples)"' \
+	"$T_TMP/sc.json" | sort >"$T_TMP/want"
+awk '{ n = $NF; split($0, f, ";"); k = f[2]; all[k] += n; if ($0 ~ /_\[k\] [0-9]+$/) kern[k] += n }
+	END { for (k in all) print k, all[k], kern[k] + 0 }' "$T_TMP/sc.folded" | sort >"$T_TMP/got"
+check "export --folded: per key, the samples and the kernel's (leaf _[k]) as in the JSON" \
+	diff "$T_TMP/want" "$T_TMP/got"
 
 # What sampling costs at the default rate, side by side (not a check:
 # timing on a shared machine is not the suite's to judge).
