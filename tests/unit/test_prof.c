@@ -98,6 +98,16 @@ static void test_paths(void **state)
 	/* not a leaf anywhere: only its name */
 	pp_prof_path(&p, (uint32_t)pp_prof_find(&p, "do_syscall_64"), true, buf, sizeof(buf));
 	assert_string_equal(buf, "do_syscall_64");
+	/* JIT code the unwinder stops in: the path that reached its callers */
+	{
+		uint32_t j[5] = { fr(&p, "main"), fr(&p, "entry_SYSCALL_64"), fr(&p, "do_syscall_64"),
+				  fr(&p, "__seccomp_filter"), fr(&p, "[jit]") };
+
+		assert_int_equal(pp_prof_add(&p, j + 4, 0, 1, 4), 0);
+		assert_int_equal(pp_prof_add(&p, j, 1, 4, 1), 0);
+		pp_prof_path(&p, j[4], true, buf, sizeof(buf));
+		assert_string_equal(buf, "[jit] <- __seccomp_filter <- do_syscall_64 <- entry_SYSCALL_64");
+	}
 	/* cut short rather than overflow */
 	pp_prof_path(&p, (uint32_t)pp_prof_find(&p, "__seccomp_filter"), true, buf, 20);
 	assert_string_equal(buf, "__seccomp_filter");

@@ -315,21 +315,25 @@ static bool same_path(const struct pp_prof *p, const struct pp_prof_stack *t, ui
 	       !memcmp(p->pool + t->off + t->nuser, k, (size_t)n * sizeof(*k));
 }
 
-void pp_prof_path(const struct pp_prof *p, uint32_t fn, bool self, char *buf, size_t size)
+/*
+ * The path to fn with the most samples, of those at least min frames
+ * long; of equals, the first seen.  Its frames in *bk, NULL if none.
+ */
+static long best_path(const struct pp_prof *p, uint32_t fn, bool self, long min,
+		      const uint32_t **bk)
 {
-	const uint32_t *bk = NULL;
 	uint64_t best = 0;
 	long blen = 0;
-	size_t i, j, len;
+	size_t i, j;
 
-	/* the path with the most samples; of equals, the first seen */
+	*bk = NULL;
 	for (i = 0; i < p->nstacks; i++) {
 		const struct pp_prof_stack *s = &p->stacks[i];
 		const uint32_t *k = p->pool + s->off + s->nuser;
 		long n = path_end(p, s, fn, self);
 		uint64_t c = 0;
 
-		if (n < 0)
+		if (n < min)
 			continue;
 		for (j = 0; j < i && !same_path(p, &p->stacks[j], fn, self, k, n); j++)
 			;
@@ -340,10 +344,27 @@ void pp_prof_path(const struct pp_prof *p, uint32_t fn, bool self, char *buf, si
 				c += p->stacks[j].count;
 		if (c > best) {
 			best = c;
-			bk = k;
+			*bk = k;
 			blen = n;
 		}
 	}
+	return blen;
+}
+
+void pp_prof_path(const struct pp_prof *p, uint32_t fn, bool self, char *buf, size_t size)
+{
+	const uint32_t *bk;
+	long blen;
+	size_t j, len;
+
+	/*
+	 * A function alone is where the unwinder stopped (JIT code has no
+	 * unwind data) unless it is where the kernel was entered: the
+	 * paths that reach its callers, where there are any.
+	 */
+	blen = best_path(p, fn, self, 2, &bk);
+	if (!bk)
+		blen = best_path(p, fn, self, 1, &bk);
 	buf[0] = '\0';
 	if (!bk) {
 		if (fn < p->nframes)

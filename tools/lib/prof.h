@@ -98,6 +98,8 @@ void pp_prof_sort_total(struct pp_prof_fn *f, size_t n);
 /*
  * The most common kernel call path to frame fn: "fn <- caller <- ...",
  * up to PP_PROF_PATH_FRAMES frames; self: only where fn is the leaf.
+ * Paths that reach a caller of fn first: fn alone is where the kernel's
+ * unwinder stopped (JIT code), unless nothing reaches further.
  */
 void pp_prof_path(const struct pp_prof *p, uint32_t fn, bool self, char *buf, size_t size);
 
