@@ -57,6 +57,7 @@ static void add_profile(struct pp_run *run, struct pp_kside *k)
 	assert_non_null(p);
 	pp_strlcpy(p->event, "cpu-clock", sizeof(p->event));
 	p->period = 250000;
+	p->sample_ns = 250000;
 	assert_int_equal(pp_prof_frame(p, "main", &f[0]), 0);
 	assert_int_equal(pp_prof_frame(p, "entry_SYSCALL_64", &f[1]), 0);
 	assert_int_equal(pp_prof_frame(p, "__x64_sys_getppid", &f[2]), 0);
@@ -70,6 +71,7 @@ static void add_profile(struct pp_run *run, struct pp_kside *k)
 	assert_int_equal(pp_run_keep_prof(run, p), 0);
 	k->prof = p;
 	k->prof_op_ns = 1000;
+	k->prof_ops = 2500;
 	k->prof_cost_ns_per_op = 12;
 }
 
@@ -139,8 +141,12 @@ static void test_kside_scale(void **state)
 	k.ntop = 1;
 	k.top[0].count_per_op = 1;
 	k.top[0].ns_per_op = 4096;
+	k.prof_ops = 10;
+	k.prof_op_ns = 4096;
 	pp_kside_scale(&k, 2048);
 	assert_true(k.faults_per_op == 1);
+	/* operations counted: 2048 a loop iteration */
+	assert_true(k.prof_ops == 20480 && k.prof_op_ns == 2);
 	assert_true(fabs(k.syscalls_per_op - 3.0 / 2048) < 1e-15);
 	assert_true(k.top[0].ns_per_op == 2);
 	assert_true(isnan(k.copy_bytes_per_op));
@@ -227,6 +233,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(r->k.prof->nstacks, 3);
 	assert_int_equal(r->k.prof->nframes, 4);
 	assert_true(r->k.prof_op_ns == 1000 && r->k.prof_cost_ns_per_op == 12);
+	assert_true(r->k.prof_ops == 2500 && r->k.prof->sample_ns == 250000);
 	assert_int_equal(occurrences(p, "\"kernel_ns_per_op\": 800"), 1);
 	assert_int_equal(occurrences(p, "\"path\": \"__x64_sys_getppid <- entry_SYSCALL_64\""), 2);
 	assert_int_equal(occurrences(p, "\"1 3 0 1 2\""), 0);
@@ -540,7 +547,8 @@ static void expect_bad(const char *name, const char *text, const char *msg)
 	"\"samples\": [1], \"kernel\": {\"source\": \"bpf\", \"profile\": {"			\
 	"\"event\": \"cpu-clock\", \"period\": 250000, \"samples\": 8, "			\
 	"\"kernel_samples\": " kernel ", \"user_samples\": " user ", \"lost\": 0, "		\
-	"\"op_ns\": 1000, \"frames\": [\"main\", \"do_syscall_64\"], "			\
+	"\"op_ns\": 1000, \"ops\": 2000, \"sample_ns\": 250000, "				\
+	"\"frames\": [\"main\", \"do_syscall_64\"], "					\
 	"\"stacks\": [" stacks "]}}}]}"
 
 static void test_bad_files(void **state)
@@ -617,6 +625,14 @@ static void test_bad_files(void **state)
 		   "field kernel.profile.stacks: 7 samples, not samples' 8");
 	expect_bad("prof-user.json", PROF_FILE("6", "2", "\"6 3 0 1\", \"2 1 0\""),
 		   "field kernel.profile.stacks[0]: 3 user frames of 2");
+	expect_bad("prof-ops.json",
+		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
+		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
+		   "\"samples\": [1], \"kernel\": {\"source\": \"bpf\", \"profile\": {"
+		   "\"event\": \"cpu-clock\", \"period\": 1, \"samples\": 0, \"kernel_samples\": 0, "
+		   "\"user_samples\": 0, \"lost\": 0, \"op_ns\": 1000, \"sample_ns\": 1, "
+		   "\"frames\": [], \"stacks\": []}}}]}",
+		   "field kernel.profile.ops, sample_ns");
 	expect_bad("prof-event.json",
 		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
 		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "

@@ -213,6 +213,16 @@ double pp_prof_ns(uint64_t count, uint64_t total, double op_ns, double *se)
 	return (double)count / (double)total * op_ns;
 }
 
+double pp_prof_cpu_ns(double count, double sample_ns, double ops, double *se)
+{
+	if (!(ops > 0) || !(sample_ns > 0)) {
+		*se = NAN;
+		return NAN;
+	}
+	*se = sqrt(count + 1) * sample_ns / ops;
+	return count * sample_ns / ops;
+}
+
 double pp_prof_kernel_share(const struct pp_prof *p, double *se)
 {
 	return pp_prof_ns(p->kernel, p->samples, 1, se);

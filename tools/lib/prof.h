@@ -45,6 +45,7 @@ struct pp_prof_stack {
 struct pp_prof {
 	char event[16];			/* "cpu-clock", "cycles" */
 	uint64_t period;		/* ns of CPU time, or cycles, a sample */
+	double sample_ns;		/* the CPU time a sample stands for */
 	uint64_t samples;		/* taken of the traced processes */
 	uint64_t kernel;		/* of them, in the kernel */
 	uint64_t user;			/* and in user space */
@@ -105,6 +106,13 @@ void pp_prof_path(const struct pp_prof *p, uint32_t fn, bool self, char *buf, si
 
 /* The frame named name, or -1. */
 long pp_prof_find(const struct pp_prof *p, const char *name);
+
+/*
+ * The CPU time per operation of count samples of sample_ns each, over
+ * ops operations, and its standard error (Poisson, of count + 1 so that
+ * no samples is not exact).
+ */
+double pp_prof_cpu_ns(double count, double sample_ns, double ops, double *se);
 
 /*
  * A share's time per operation and its standard error: count of total

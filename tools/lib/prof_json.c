@@ -98,6 +98,8 @@ json_t *pp_prof_to_json(const struct pp_kside *k)
 	set_u64(o, "kernel_samples", p->kernel);
 	set_u64(o, "user_samples", p->user);
 	set_u64(o, "lost", p->lost);
+	set_num(o, "sample_ns", p->sample_ns);
+	set_num(o, "ops", k->prof_ops);
 	set_num(o, "op_ns", k->prof_op_ns);
 	ns = pp_prof_ns(p->kernel, p->samples, k->prof_op_ns, &se);
 	set_num(o, "kernel_ns_per_op", ns);
@@ -224,7 +226,8 @@ int pp_prof_from_json(struct pp_run *run, const char *key, struct pp_kside *k, j
 		      char *why, size_t len)
 {
 	const char *event = json_string_value(json_object_get(o, "event"));
-	json_t *op = json_object_get(o, "op_ns");
+	json_t *op = json_object_get(o, "op_ns"), *ops = json_object_get(o, "ops");
+	json_t *sns = json_object_get(o, "sample_ns");
 	struct pp_prof *p = calloc(1, sizeof(*p));
 	char sub[192];
 
@@ -252,9 +255,16 @@ int pp_prof_from_json(struct pp_run *run, const char *key, struct pp_kside *k, j
 		snprintf(sub, sizeof(sub), "op_ns: not a time above 0");
 		goto bad;
 	}
+	if (!json_is_number(ops) || !(json_number_value(ops) > 0) ||
+	    !json_is_number(sns) || !(json_number_value(sns) > 0)) {
+		snprintf(sub, sizeof(sub), "ops, sample_ns: not numbers above 0");
+		goto bad;
+	}
+	p->sample_ns = json_number_value(sns);
 	if (stacks_from_json(p, o, sub, sizeof(sub)))
 		goto bad;
 	k->prof_op_ns = json_number_value(op);
+	k->prof_ops = json_number_value(ops);
 	k->prof_cost_ns_per_op = json_is_number(json_object_get(o, "cost_ns_per_op")) ?
 		json_number_value(json_object_get(o, "cost_ns_per_op")) : NAN;
 	if (pp_run_keep_prof(run, p)) {

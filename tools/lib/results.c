@@ -32,6 +32,7 @@ void pp_kside_clear(struct pp_kside *k)
 	k->copy_ns_per_op = NAN;
 	k->probe2_ns_per_op = NAN;
 	k->prof_op_ns = NAN;
+	k->prof_ops = NAN;
 	k->prof_cost_ns_per_op = NAN;
 }
 
@@ -77,6 +78,7 @@ void pp_kside_scale(struct pp_kside *k, double div)
 		return;
 	for (i = 0; i < ARRAY_SIZE(f); i++)
 		*f[i] /= div;
+	k->prof_ops *= div;
 	for (i = 0; i < k->ntop && i < PP_KSIDE_TOP; i++) {
 		k->top[i].count_per_op /= div;
 		k->top[i].ns_per_op /= div;

@@ -98,6 +98,7 @@ struct pp_kside {
 	 */
 	const struct pp_prof *prof;
 	double prof_op_ns;
+	double prof_ops;		/* operations its samples were taken of */
 	double prof_cost_ns_per_op;	/* what sampling added to its pass */
 	const char *missing;		/* "copy: why; fault-time: why", or NULL */
 };
@@ -312,7 +313,10 @@ bool pp_emul_wall(const struct pp_emul *e);
  * for NULL or "", or when out of memory.
  */
 const char *pp_intern(const char *s);
-/* Per op -> per op / div (an iteration made div operations). */
+/*
+ * Per op -> per op / div (an iteration made div operations); counts of
+ * operations -> count * div.
+ */
 void pp_kside_scale(struct pp_kside *k, double div);
 
 #endif /* PP_RESULTS_H */

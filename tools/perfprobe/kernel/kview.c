@@ -536,28 +536,48 @@ static int kprof_drain(void *arg)
 /*
  * The event's period for PP_KPROF_HZ: nanoseconds of the cpu-clock, or
  * cycles at the run's clock (measured, else what the system says, else
- * 2 GHz).
+ * 2 GHz); the CPU time a sample stands for in *ns.
  */
-static uint64_t prof_period(const struct pp_ctx *ctx)
+static uint64_t prof_period(const struct pp_ctx *ctx, double *ns)
 {
 	const struct pp_mhz *m = &ctx->run->meta.mhz;
 	double mhz = m->mhz > 0 ? m->mhz : m->system_mhz > 0 ? m->system_mhz : 2000;
+	uint64_t period;
 
-	if (kv.prof.timer)
-		return 1000000000ull / PP_KPROF_HZ;
-	return (uint64_t)(mhz * 1e6 / PP_KPROF_HZ);
+	if (kv.prof.timer) {
+		period = 1000000000ull / PP_KPROF_HZ;
+		*ns = (double)period;
+	} else {
+		period = (uint64_t)(mhz * 1e6 / PP_KPROF_HZ);
+		*ns = (double)period * 1e3 / mhz;
+	}
+	return period;
 }
 
-/* Sample the job's pass into a profile, out: 0 or a negative errno (why). */
+/* What a sampled pass gives. */
+struct kv_sampled {
+	struct pp_prof *prof;
+	struct kv_pass pass;		/* its first round's timings */
+	double ops;			/* the operations of all its rounds */
+	char why[PP_KPROF_WHY_MAX + 64];	/* when it failed */
+};
+
+/* Sample the job's pass into *out: 0 or a negative errno (out->why). */
 static int sampled_pass(const struct pp_ctx *ctx, const struct pp_kv_job *job,
-			struct pp_prof **out, struct kv_pass *p, char *why, size_t len)
+			struct kv_sampled *out)
 {
-	struct pp_kprof_req req = { .hz = PP_KPROF_HZ, .period = prof_period(ctx) };
+	struct kv_pass *p = &out->pass;
+	char *why = out->why;
+	size_t len = sizeof(out->why);
+	struct pp_kprof_req req = { .hz = PP_KPROF_HZ };
 	struct pp_kprof *kp = NULL;
 	struct kv_pass more;
+	double sample_ns;
 	unsigned int r;
 	pid_t *set;
 	int ret, stop;
+
+	req.period = prof_period(ctx, &sample_ns);
 
 	set = traced_set(&req.npids);
 	if (!set)
@@ -572,13 +592,18 @@ static int sampled_pass(const struct pp_ctx *ctx, const struct pp_kv_job *job,
 		return ret;
 	/* the first round's timings: what sampling costs */
 	ret = run_chunks(job, p, kprof_drain, kp);
-	for (r = 1; !ret && r < KV_PROF_ROUNDS && pp_kprof_samples(kp) < KV_PROF_MIN; r++)
+	out->ops = p->ops;
+	for (r = 1; !ret && r < KV_PROF_ROUNDS && pp_kprof_samples(kp) < KV_PROF_MIN; r++) {
 		ret = run_chunks(job, &more, kprof_drain, kp);
+		out->ops += more.ops;
+	}
 	stop = pp_kprof_stop(kp);
 	if (!ret)
 		ret = stop;
 	if (!ret)
-		ret = pp_kprof_profile(kp, &kv.ksyms, kv.usyms, out);
+		ret = pp_kprof_profile(kp, &kv.ksyms, kv.usyms, &out->prof);
+	if (!ret)
+		out->prof->sample_ns = sample_ns;
 	pp_kprof_close(kp);
 	pp_usyms_forget(kv.usyms);
 	if (ret)
@@ -593,27 +618,26 @@ static int sampled_pass(const struct pp_ctx *ctx, const struct pp_kv_job *job,
  */
 static void profile_pass(struct pp_ctx *ctx, const struct pp_kv_job *job, struct pp_kside *k)
 {
-	char why[PP_KPROF_WHY_MAX + 64];
-	struct pp_prof *prof = NULL;
-	struct kv_pass p;
+	struct kv_sampled sp = { 0 };
 	int ret;
 
-	ret = sampled_pass(ctx, job, &prof, &p, why, sizeof(why));
+	ret = sampled_pass(ctx, job, &sp);
 	if (!ret)
-		ret = pp_run_keep_prof(ctx->run, prof);
+		ret = pp_run_keep_prof(ctx->run, sp.prof);
 	if (ret) {
 		if (ret == -ENOMEM)
-			snprintf(why, sizeof(why), "%s", strerror(-ret));
+			snprintf(sp.why, sizeof(sp.why), "%s", strerror(-ret));
 		if (!kv.prof_noted)
 			pp_notice(ctx, "%s: note: the sampled pass failed (%s): no profile for it",
-				  ctx->bench, why);
+				  ctx->bench, sp.why);
 		kv.prof_noted = true;
 		return;
 	}
-	k->prof = prof;
+	k->prof = sp.prof;
 	k->prof_op_ns = job->gross_ns;
-	if (p.ns > job->gross_ns)
-		k->prof_cost_ns_per_op = p.ns - job->gross_ns;
+	k->prof_ops = sp.ops;
+	if (sp.pass.ns > job->gross_ns)
+		k->prof_cost_ns_per_op = sp.pass.ns - job->gross_ns;
 }
 
 static int kv_loop(struct pp_ctx *ctx, const struct pp_kv_job *job, struct pp_kside *k)
