@@ -96,6 +96,10 @@ int pp_ksyms_load(struct pp_ksyms *ks, const char *path, char *why, size_t len)
 			continue;
 		}
 		ret = add(ks, &cap, &ncap, addr, name, n == 4 && !strcmp(mod, "bpf"));
+		if (n == 3 && !strcmp(name, "_stext"))
+			ks->text_lo = addr;
+		if (n == 3 && !strcmp(name, "_etext"))
+			ks->text_hi = addr;
 		if (ret) {
 			snprintf(why, len, "%s: out of memory", path);
 			goto fail;
@@ -271,6 +275,10 @@ const char *pp_ksyms_name(const struct pp_ksyms *ks, uint64_t addr)
 {
 	const struct pp_ksym *s = find(ks, addr);
 
+	/* executable, not the kernel's text, and no module's: a JIT's */
+	if (!s && (addr >> 63) && ks->text_lo && ks->text_hi &&
+	    (addr < ks->text_lo || addr >= ks->text_hi))
+		return PP_KSYMS_JIT;
 	if (!s)
 		return NULL;
 	/* BPF programs come and go: the ones loaded now, with their ends */

@@ -29,6 +29,7 @@ struct pp_ksyms {
 	size_t n;
 	char *names;
 	size_t names_len;
+	uint64_t text_lo, text_hi;	/* the kernel's own: _stext.._etext */
 	struct pp_kjit *jits;	/* by address (pp_ksyms_jits()) */
 	size_t njits;
 	bool jits_known;	/* the bpf() system call listed them */
@@ -53,7 +54,9 @@ int pp_ksyms_jits(struct pp_ksyms *ks);
 /*
  * The function addr is in, or NULL when it is in none that is listed.
  * Where the BPF programs are known (pp_ksyms_jits()), an address past
- * the end of the BPF program before it is PP_KSYMS_JIT.
+ * the end of the BPF program before it is PP_KSYMS_JIT; so is a kernel
+ * address in no symbol outside the kernel's own text (a JIT image of its
+ * own, far from any listed one: modules and trampolines are listed).
  */
 #define PP_KSYMS_JIT	"[JIT code kallsyms does not list]"
 /* Is addr's symbol a BPF program's? */
