@@ -9,8 +9,12 @@
  * traced pass of the default mode), ROUNDS times (default 40) a chunk
  * without sampling and one sampled at HZ (default the kernel view's),
  * in alternating order.  Prints "name=value" lines: the median ns per
- * call of each, their ratio less one in %, the samples a second.  Exit
- * 4 with one "perfprobe: ..." line when sampling is not allowed.
+ * call of each, their ratio less one in %, the samples a second of CPU
+ * time; the same in the thread's CPU time (cpu_*), which leaves out the
+ * time other processes took the CPU, and so is what sampling costs on a
+ * busy machine too (the kernel here has no IRQ_TIME_ACCOUNTING: an
+ * interrupt's time is the thread's).  Exit 4 with one "perfprobe: ..."
+ * line when sampling is not allowed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,12 +33,17 @@
 
 #define MAX_ROUNDS	1000
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static __noinline void loop(uint64_t n)
@@ -43,16 +52,19 @@ static __noinline void loop(uint64_t n)
 		syscall(SYS_getppid);
 }
 
-/* ns per call of n calls, sampled when how is not NULL (samples added). */
+/*
+ * ns per call of n calls, and of the thread's CPU time in *cpu; sampled
+ * when how is not NULL (samples added).
+ */
 static double chunk(const struct pp_kprof_how *how, unsigned int hz, uint64_t n,
-		    uint64_t *samples)
+		    uint64_t *samples, double *cpu)
 {
 	struct pp_kprof_req req = { .hz = hz, .period = 1000000000ull / hz };
 	struct pp_kprof *kp = NULL;
 	struct pp_prof *p = NULL;
 	pid_t self = getpid();
 	char why[PP_KPROF_WHY_MAX + 64];
-	uint64_t t0, t1;
+	uint64_t t0, t1, c0, c1;
 	int err;
 
 	if (how) {
@@ -65,9 +77,12 @@ static double chunk(const struct pp_kprof_how *how, unsigned int hz, uint64_t n,
 			exit(1);
 		}
 	}
+	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	t0 = now_ns();
 	loop(n);
 	t1 = now_ns();
+	c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	*cpu = (double)(c1 - c0) / (double)n;
 	if (kp) {
 		struct pp_usyms *us = pp_usyms_new();
 		struct pp_ksyms ks = { 0 };
@@ -87,10 +102,11 @@ static double chunk(const struct pp_kprof_how *how, unsigned int hz, uint64_t n,
 int main(int argc, char **argv)
 {
 	static double plain[MAX_ROUNDS], sampled[MAX_ROUNDS];
+	static double cplain[MAX_ROUNDS], csampled[MAX_ROUNDS];
 	unsigned int hz = PP_KPROF_HZ, rounds = 40, ms = 10, r;
 	struct pp_kprof_how how;
 	uint64_t n, t0, samples = 0;
-	double a, b, secs = 0;
+	double a, b, ca, cb, secs = 0;
 
 	if (argc < 2 || strcmp(argv[1], "cost")) {
 		fprintf(stderr, "usage: pp-kprof cost [HZ [ROUNDS [MS]]]\n");
@@ -120,18 +136,22 @@ int main(int argc, char **argv)
 	n = (uint64_t)((double)n * ms * 1e6 / (double)(now_ns() - t0));
 	for (r = 0; r < rounds; r++) {
 		if (r & 1) {
-			sampled[r] = chunk(&how, hz, n, &samples);
-			plain[r] = chunk(NULL, hz, n, NULL);
+			sampled[r] = chunk(&how, hz, n, &samples, &csampled[r]);
+			plain[r] = chunk(NULL, hz, n, NULL, &cplain[r]);
 		} else {
-			plain[r] = chunk(NULL, hz, n, NULL);
-			sampled[r] = chunk(&how, hz, n, &samples);
+			plain[r] = chunk(NULL, hz, n, NULL, &cplain[r]);
+			sampled[r] = chunk(&how, hz, n, &samples, &csampled[r]);
 		}
-		secs += sampled[r] * (double)n * 1e-9;
+		secs += csampled[r] * (double)n * 1e-9;
 	}
 	a = pp_median(plain, rounds);
 	b = pp_median(sampled, rounds);
+	ca = pp_median(cplain, rounds);
+	cb = pp_median(csampled, rounds);
 	printf("event=%s\nhz=%u\nchunk_ms=%u\nrounds=%u\n", how.event, hz, ms, rounds);
 	printf("plain_ns=%.1f\nsampled_ns=%.1f\ncost_pct=%.2f\n", a, b, (b / a - 1) * 100);
-	printf("samples_per_s=%.0f\n", (double)samples / secs);
+	printf("cpu_plain_ns=%.1f\ncpu_sampled_ns=%.1f\ncpu_cost_pct=%.2f\n", ca, cb,
+	       (cb / ca - 1) * 100);
+	printf("samples_per_cpu_s=%.0f\n", (double)samples / secs);
 	return 0;
 }

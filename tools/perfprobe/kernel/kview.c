@@ -51,7 +51,7 @@
  * all, while it has fewer samples than this: a short loop (--quick), or
  * one on a machine whose other work leaves it little CPU time.
  */
-#define KV_PROF_MIN	20
+#define KV_PROF_MIN	10
 #define KV_PROF_ROUNDS	4
 /* the least kernel time a profile's line shows, ns/op (-v: every one) */
 #define KV_PROF_NS_MIN	0.01
