@@ -47,7 +47,7 @@ Q := @
 say = @printf '  %-7s %s\n' $(1) $(2);
 endif
 
-PKGS := jansson $(if $(filter 1,$(STATIC)),,libtirpc) libnl-genl-3.0 libelf libcrypto libkcapi
+PKGS := jansson $(if $(filter 1,$(STATIC)),,libtirpc) libnl-genl-3.0 libelf libdw libcrypto libkcapi
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p))))
 
 # Warnings are errors in the checks' builds (make check and every
@@ -190,7 +190,7 @@ $(O)/gen/warn.cfg: FORCE
 	@mkdir -p $(@D) && echo '$(WARN) $(BPF_FLAGS)' | cmp -s - $@ || echo '$(WARN) $(BPF_FLAGS)' >$@
 
 $(CORE_OBJS) $(PP_OBJS) $(O)/tools/perfprobe/main.o $(O)/perfprobe-lean $(UNIT_BINS) $(PLANT_OBJS) \
-	$(O)/tests/pp-kview $(O)/tests/pp-vmtest $(O)/tests/pp-hostile \
+	$(O)/tests/pp-kview $(O)/tests/pp-kprof $(O)/tests/pp-vmtest $(O)/tests/pp-hostile \
 	$(patsubst %.c,$(O)/%.o,$(wildcard $(BPF_SRC)/*.bpf.c)): $(O)/gen/warn.cfg
 
 $(O)/libppcore.a: $(CORE_OBJS)
@@ -307,8 +307,8 @@ check-spec:
 kmod-style:
 	+$(Q)scripts/kmod-style.sh
 
-check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview $(O)/tests/perfprobe-planted \
-	$(O)/tests/pp-seccomp $(O)/tests/pp-hostile
+check-build: tools $(UNIT_BINS) $(O)/tests/pp-kview $(O)/tests/pp-kprof \
+	$(O)/tests/perfprobe-planted $(O)/tests/pp-seccomp $(O)/tests/pp-hostile
 
 # The parts of the completion scripts and the docs generated from the
 # option table (tools/perfprobe/options.c): `make options` writes them,
@@ -341,8 +341,8 @@ check-docs:
 	done; \
 	echo "  DOCS    $(words $(DOC_SRCS)) reST files render with docutils --strict"
 
-# The kernel view's host test driver (tests/integration/kview.t).
-$(O)/tests/pp-kview: tests/integration/pp-kview.c $(LIBS_A)
+# The kernel view's host test drivers (tests/integration/kview.t, kprof.t).
+$(O)/tests/pp-kview $(O)/tests/pp-kprof: $(O)/tests/%: tests/integration/%.c $(LIBS_A)
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< \
 		$(LIBS_A) $(PP_LIBS) && mv -f $@.tmp $@
 

@@ -20,7 +20,7 @@
 set -eu
 
 TOOLS="build-essential pkg-config libjansson-dev libcmocka-dev libtirpc-dev
-libnl-3-dev libnl-genl-3-dev libelf-dev libssl-dev libkcapi-dev libbpf-dev
+libnl-3-dev libnl-genl-3-dev libelf-dev libdw-dev libssl-dev libkcapi-dev libbpf-dev
 clang llvm bpftool
 jq perl iproute2 util-linux procps
 chromium tidy fonts-dejavu-core python3 python3-jsonschema
@@ -40,8 +40,8 @@ LAVA_TEMPLATES=$LAVA_CACHE/usr/share/lava-server/device-types
 # The arm64 cross build (Documentation/arm.rst): the libraries perfprobe
 # links, as Debian's multiarch :arm64 packages.
 ARM64="crossbuild-essential-arm64 qemu-user-static binfmt-support qemu-system-arm
-libjansson-dev:arm64 libnl-3-dev:arm64 libnl-genl-3-dev:arm64 libelf-dev:arm64
-libssl-dev:arm64 libkcapi-dev:arm64 libtirpc-dev:arm64 libbpf-dev:arm64"
+libjansson-dev:arm64 libnl-3-dev:arm64 libnl-genl-3-dev:arm64 libelf-dev:arm64 libdw-dev:arm64
+libssl-dev:arm64 libkcapi-dev:arm64 libtirpc-dev:arm64 libbpf-dev:arm64 libbz2-dev:arm64"
 
 want="$TOOLS"
 arm64=0

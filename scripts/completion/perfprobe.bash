@@ -31,7 +31,7 @@ _perfprobe_opts() {
 	ls) echo "--kernel --label" ;;
 	compare) echo "--threshold --run-noise --gate-emulated --no-history --sort --strict --fail-on --ignore --format --kcidb-version" ;;
 	report) echo "--format --guide" ;;
-	export) echo "--csv --lava" ;;
+	export) echo "--csv --lava --folded" ;;
 	copy) echo "--dir --sizes --align" ;;
 	timer) echo "--period --count" ;;
 	trace) echo "--hist --all" ;;

@@ -56,8 +56,10 @@ check "one process that does not block: entry+exit = user - kernel is given" jq 
 check "the probes' share inside the window: measured, with its error, for every key" jq -e \
 	'[.results[] | select(.kernel) | .kernel] | length > 0 and
 	 all(.window_probe_ns_per_op > 0 and .kernel_ns_err >= 0)' "$T_TMP/sc.json"
-# A probe that cannot attach here is named with the reason, never a zero.
-miss=$(jq -r '[.bpf.probes | to_entries[] | select(.value.available | not) | .key] | join(" ")' "$T_TMP/kvs.json")
+# A probe that cannot attach here is named with the reason, never a zero;
+# so is the profile where it cannot be taken.
+miss=$(jq -r '[.bpf.probes | to_entries[] | select(.value.available | not) | .key] +
+	(if .profile.available then [] else ["profile"] end) | join(" ")' "$T_TMP/kvs.json")
 bad=""
 for p in $miss; do
 	jq -e --arg p "$p" '.results[] | select(.key == "lat_syscall-null") | .kernel.missing |
@@ -84,10 +86,13 @@ check "text: lat_syscall-null's one line, with its probe cost and its one kind o
 sed -n '/^Kernel view/,/^$/p' "$T_TMP/sc.txt" | head -8 | sed 's/^/# /'
 # Figures in plain notation; nothing under 0.01 an operation, no "below
 # the noise"; the groups not measured here named on one line, without
-# the reasons (kernel-view status gives them).
+# the reasons (kernel-view status gives them).  An exponent is one of a
+# figure: the profile's lines name kernel functions, and a BPF
+# program's tag (bpf_prog_6deef7357e7b4530_...) is no figure.
+EXP='(^|[^A-Za-z0-9_])[0-9.]+e[-+]?[0-9]'
 sed -n '/^Kernel view/,/^$/p' "$T_TMP/sc.txt" >"$T_TMP/block"
 want="not measured here: $(echo $miss | sed 's/ /, /g') (perfprobe kernel-view status says why)"
-ok $(! grep -Eq '[0-9]e[-+]?[0-9]' "$T_TMP/block" &&
+ok $(! grep -Eq "$EXP" "$T_TMP/block" &&
 	! grep -Eq '(^|[ ,;])0(\.00[0-9]*)? [a-z]+/op|below the noise|inside the window' "$T_TMP/block" &&
 	if [ -n "$miss" ]; then [ "$(grep -c 'not measured' "$T_TMP/block")" -eq 1 ] &&
 		grep -qxF "  $want" "$T_TMP/block"; else ! grep -q 'not measured' "$T_TMP/block"; fi
@@ -98,7 +103,7 @@ ok $([ "$(grep -Ec '^  (lat_syscall-[a-z]+|bw_pipe) ' "$T_TMP/vblock")" -eq 7 ] 
 	[ "$(grep -c 'switches/op\|faults/op' "$T_TMP/vblock")" -eq 7 ] &&
 	grep -q 'inside the window, taken out' "$T_TMP/vblock"; echo $?) \
 	"-v: every key with every figure, zeros and the probes' share included"
-ok $(! grep -Eq '[0-9]e[-+]?[0-9]' "$T_TMP/vblock" &&
+ok $(! grep -Eq "$EXP" "$T_TMP/vblock" &&
 	! grep -E '^perfprobe: \[[0-9]+/[0-9]+\] [a-z_-]+ +[-0-9.e+]+ ' "$T_TMP/v.err" |
 		grep -Eq '[0-9]e[-+]?[0-9]'; echo $?) \
 	"-v: no exponent in the kernel view or the result lines (bw_pipe in MB/s)"

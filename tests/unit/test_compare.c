@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "report/compare.h"
+#include "report/profdiff.h"
 #include "stats.h"
 #include "results.h"
 
@@ -760,6 +761,123 @@ static void test_emulation_warnings(void **state)
 	assert_int_equal(n, 0);
 }
 
+/*
+ * A profile of n samples: getppid as the leaf of g of them, the seccomp
+ * filter of f, the rest in user space; kept by run and given to r.
+ */
+static void prof(struct pp_run *run, const char *key, double op_ns, uint64_t g, uint64_t f,
+		 uint64_t n)
+{
+	struct pp_result *r = pp_run_find_mut(run, key);
+	struct pp_prof *p = calloc(1, sizeof(*p));
+	uint32_t s[4];
+
+	assert_non_null(r);
+	assert_non_null(p);
+	strcpy(p->event, "cpu-clock");
+	p->period = 250000;
+	p->sample_ns = 100;
+	assert_int_equal(pp_prof_frame(p, "main", &s[0]), 0);
+	assert_int_equal(pp_prof_frame(p, "do_syscall_64", &s[1]), 0);
+	assert_int_equal(pp_prof_frame(p, "__x64_sys_getppid", &s[2]), 0);
+	assert_int_equal(pp_prof_add(p, s, 1, 2, g), 0);
+	if (f) {
+		assert_int_equal(pp_prof_frame(p, "syscall_trace_enter", &s[2]), 0);
+		assert_int_equal(pp_prof_frame(p, "__seccomp_filter", &s[3]), 0);
+		assert_int_equal(pp_prof_add(p, s, 1, 3, f), 0);
+	}
+	if (n > g + f)
+		assert_int_equal(pp_prof_add(p, s, 1, 0, n - g - f), 0);
+	p->samples = n;
+	p->kernel = g + f;
+	p->user = n - g - f;
+	assert_int_equal(pp_run_keep_prof(run, p), 0);
+	strcpy(r->k.source, "bpf");
+	r->k.prof = p;
+	r->k.prof_op_ns = op_ns;
+	/* as many operations as the samples' CPU time makes at op_ns */
+	r->k.prof_ops = (double)n * p->sample_ns / op_ns;
+}
+
+/*
+ * The kernel time's change by function, in CPU time per operation: the
+ * filter's appears on the new side alone and takes what the key gained;
+ * getppid's own share shrinks as much as the operation grows, its time
+ * the same.  Two runs on the new side are pooled: their samples and
+ * operations summed.
+ */
+static void test_profile_diff(void **state)
+{
+	struct pp_run base[1], new[2];
+	struct pp_cmp_pool *p;
+	struct pp_pdiff d;
+	size_t n, i;
+
+	(void)state;
+	pp_run_init(&base[0]);
+	pp_run_init(&new[0]);
+	pp_run_init(&new[1]);
+	add(&base[0], "lat_syscall-null", "us", PP_LOWER_IS_BETTER, 1, 1.1);
+	add(&new[0], "lat_syscall-null", "us", PP_LOWER_IS_BETTER, 1.5, 1.6);
+	add(&new[1], "lat_syscall-null", "us", PP_LOWER_IS_BETTER, 1.5, 1.6);
+	add(&base[0], "lat_pipe", "us", PP_LOWER_IS_BETTER, 1, 2);
+	add(&new[0], "lat_pipe", "us", PP_LOWER_IS_BETTER, 1, 2);
+	prof(&base[0], "lat_syscall-null", 1000, 400, 0, 500);
+	prof(&new[0], "lat_syscall-null", 1500, 160, 100, 300);
+	prof(&new[1], "lat_syscall-null", 1500, 160, 100, 300);
+	prof(&base[0], "lat_pipe", 1000, 10, 0, 10);
+
+	assert_int_equal(pp_cmp_pool(base, 1, new, 2, &p, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(p[0].nbase_prof, 1);
+	assert_int_equal(p[0].nnew_prof, 2);
+	assert_int_equal(pp_pdiff(&p[0], &d), 0);
+	assert_int_equal(d.base_samples, 500);
+	assert_int_equal(d.new_samples, 600);
+	NEAR(d.op_delta, 500);
+	NEAR(d.kernel_base, 800);
+	NEAR(d.kernel_new, 1300);
+	NEAR(d.kernel_delta, 500);
+	assert_true(d.kernel_lo > 0 && d.kernel_lo < 500 && d.kernel_hi > 500);
+	/* the filter: 200 of 600 samples of 1500 ns, none before */
+	assert_int_equal(d.nfn, 2);
+	assert_string_equal(d.fn[0].name, "__seccomp_filter");
+	NEAR(d.fn[0].delta, 500);
+	assert_true(d.fn[0].beyond && d.fn[0].lo > 0);
+	assert_string_equal(d.fn[0].path,
+			    "__seccomp_filter <- syscall_trace_enter <- do_syscall_64");
+	/* getppid: 400 of 500 x 1000 before, 320 of 600 x 1500 after */
+	for (i = 0; i < d.nfn && strcmp(d.fn[i].name, "__x64_sys_getppid"); i++)
+		;
+	assert_true(i < d.nfn);
+	assert_true(fabs(d.fn[i].delta) < 1e-9 && !d.fn[i].beyond);
+	NEAR(d.explained_pct, 100);
+	assert_int_equal(d.nbeyond, 1);
+	/* one side without a profile: nothing to tell */
+	assert_int_equal(pp_pdiff(&p[1], &d), -ENOENT);
+	pp_cmp_pool_free(p, n);
+
+	/*
+	 * A busy machine took the CPU from the new side's untraced samples:
+	 * its wall time per operation doubled, the CPU time its samples
+	 * stand for did not.  The functions' changes stay; what they
+	 * explain of the (noisy) change shrinks.
+	 */
+	pp_run_find_mut(&new[0], "lat_syscall-null")->k.prof_op_ns = 3000;
+	pp_run_find_mut(&new[1], "lat_syscall-null")->k.prof_op_ns = 3000;
+	assert_int_equal(pp_cmp_pool(base, 1, new, 2, &p, &n), 0);
+	assert_int_equal(pp_pdiff(&p[0], &d), 0);
+	NEAR(d.op_delta, 2000);
+	NEAR(d.kernel_delta, 500);
+	assert_string_equal(d.fn[0].name, "__seccomp_filter");
+	NEAR(d.fn[0].delta, 500);
+	NEAR(d.explained_pct, 25);
+	pp_cmp_pool_free(p, n);
+	pp_run_free(&base[0]);
+	pp_run_free(&new[0]);
+	pp_run_free(&new[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -779,6 +897,7 @@ int main(void)
 		cmocka_unit_test(test_pool_kind),
 		cmocka_unit_test(test_one_run_assumed),
 		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_profile_diff),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_emulation_warnings),
 	};

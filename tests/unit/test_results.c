@@ -48,6 +48,33 @@ static void write_file(const char *p, const char *text)
 	fclose(f);
 }
 
+/* 10 samples: 8 in the kernel (getppid 6, the exit 2), 2 in user space. */
+static void add_profile(struct pp_run *run, struct pp_kside *k)
+{
+	struct pp_prof *p = calloc(1, sizeof(*p));
+	uint32_t f[4];
+
+	assert_non_null(p);
+	pp_strlcpy(p->event, "cpu-clock", sizeof(p->event));
+	p->period = 250000;
+	p->sample_ns = 250000;
+	assert_int_equal(pp_prof_frame(p, "main", &f[0]), 0);
+	assert_int_equal(pp_prof_frame(p, "entry_SYSCALL_64", &f[1]), 0);
+	assert_int_equal(pp_prof_frame(p, "__x64_sys_getppid", &f[2]), 0);
+	assert_int_equal(pp_prof_add(p, f, 1, 2, 6), 0);
+	assert_int_equal(pp_prof_frame(p, PP_PROF_SYSRET, &f[1]), 0);
+	assert_int_equal(pp_prof_add(p, f, 1, 1, 2), 0);
+	assert_int_equal(pp_prof_add(p, f, 1, 0, 2), 0);
+	p->samples = 10;
+	p->kernel = 8;
+	p->user = 2;
+	assert_int_equal(pp_run_keep_prof(run, p), 0);
+	k->prof = p;
+	k->prof_op_ns = 1000;
+	k->prof_ops = 2500;
+	k->prof_cost_ns_per_op = 12;
+}
+
 static void make_run(struct pp_run *run)
 {
 	const double a[] = { 1.0, 1.5, 1.25, 1.1, 1.2 };
@@ -94,6 +121,7 @@ static void make_run(struct pp_run *run)
 	strcpy(r->k.top[1].name, "write");
 	r->k.top[1].count_per_op = 2;
 	r->k.top[1].ns_per_op = 300;
+	add_profile(run, &r->k);
 	r = pp_run_add(run, "bw_pipe", "MB/s", PP_HIGHER_IS_BETTER, b, 3);
 	assert_non_null(r);
 	r->kind = PP_KIND_DERIVED;	/* not what bw_pipe is: a kind to be kept */
@@ -113,8 +141,12 @@ static void test_kside_scale(void **state)
 	k.ntop = 1;
 	k.top[0].count_per_op = 1;
 	k.top[0].ns_per_op = 4096;
+	k.prof_ops = 10;
+	k.prof_op_ns = 4096;
 	pp_kside_scale(&k, 2048);
 	assert_true(k.faults_per_op == 1);
+	/* operations counted: 2048 a loop iteration */
+	assert_true(k.prof_ops == 20480 && k.prof_op_ns == 2);
 	assert_true(fabs(k.syscalls_per_op - 3.0 / 2048) < 1e-15);
 	assert_true(k.top[0].ns_per_op == 2);
 	assert_true(isnan(k.copy_bytes_per_op));
@@ -192,6 +224,20 @@ static void test_round_trip(void **state)
 	assert_int_equal(r->k.ntop, 2);
 	assert_string_equal(r->k.top[1].name, "write");
 	assert_true(r->k.top[0].count_per_op == 2 && r->k.top[0].ns_per_op == 900);
+	/* the profile: its counts and stacks, the rest computed from them */
+	assert_non_null(r->k.prof);
+	assert_string_equal(r->k.prof->event, "cpu-clock");
+	assert_int_equal(r->k.prof->period, 250000);
+	assert_int_equal(r->k.prof->samples, 10);
+	assert_int_equal(r->k.prof->kernel, 8);
+	assert_int_equal(r->k.prof->nstacks, 3);
+	assert_int_equal(r->k.prof->nframes, 4);
+	assert_true(r->k.prof_op_ns == 1000 && r->k.prof_cost_ns_per_op == 12);
+	assert_true(r->k.prof_ops == 2500 && r->k.prof->sample_ns == 250000);
+	assert_int_equal(occurrences(p, "\"kernel_ns_per_op\": 800"), 1);
+	assert_int_equal(occurrences(p, "\"path\": \"__x64_sys_getppid <- entry_SYSCALL_64\""), 2);
+	assert_int_equal(occurrences(p, "\"1 3 0 1 2\""), 0);
+	assert_int_equal(occurrences(p, "\"6 1 0 1 2\""), 1);
 	assert_int_equal(r->kind, PP_KIND_MEASURED);
 	r = pp_run_find(&back, "bw_pipe");
 	assert_non_null(r);
@@ -494,6 +540,17 @@ static void expect_bad(const char *name, const char *text, const char *msg)
 	expect_bad_err(name, text, msg, -EINVAL);
 }
 
+/* A result whose profile has kernel and user samples and stacks as given. */
+#define PROF_FILE(kernel, user, stacks)							\
+	"{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "	\
+	"\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "	\
+	"\"samples\": [1], \"kernel\": {\"source\": \"bpf\", \"profile\": {"			\
+	"\"event\": \"cpu-clock\", \"period\": 250000, \"samples\": 8, "			\
+	"\"kernel_samples\": " kernel ", \"user_samples\": " user ", \"lost\": 0, "		\
+	"\"op_ns\": 1000, \"ops\": 2000, \"sample_ns\": 250000, "				\
+	"\"frames\": [\"main\", \"do_syscall_64\"], "					\
+	"\"stacks\": [" stacks "]}}}]}"
+
 static void test_bad_files(void **state)
 {
 	char dirp[256];
@@ -560,6 +617,27 @@ static void test_bad_files(void **state)
 		   "\"samples\": [1]}, {\"key\": \"lat_pipe\", \"unit\": \"us\", "
 		   "\"direction\": \"lower\", \"samples\": [2]}]}",
 		   "duplicated");
+	expect_bad("prof-sum.json", PROF_FILE("8", "2", "\"6 1 0 1\", \"2 1 0\""),
+		   "field kernel.profile.kernel_samples + user_samples is not samples");
+	expect_bad("prof-frame.json", PROF_FILE("6", "2", "\"6 1 0 7\", \"2 1 0\""),
+		   "field kernel.profile.stacks[0]: frame 1 is not one of the 2 frames");
+	expect_bad("prof-count.json", PROF_FILE("6", "2", "\"5 1 0 1\", \"2 1 0\""),
+		   "field kernel.profile.stacks: 7 samples, not samples' 8");
+	expect_bad("prof-user.json", PROF_FILE("6", "2", "\"6 3 0 1\", \"2 1 0\""),
+		   "field kernel.profile.stacks[0]: 3 user frames of 2");
+	expect_bad("prof-ops.json",
+		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
+		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
+		   "\"samples\": [1], \"kernel\": {\"source\": \"bpf\", \"profile\": {"
+		   "\"event\": \"cpu-clock\", \"period\": 1, \"samples\": 0, \"kernel_samples\": 0, "
+		   "\"user_samples\": 0, \"lost\": 0, \"op_ns\": 1000, \"sample_ns\": 1, "
+		   "\"frames\": [], \"stacks\": []}}}]}",
+		   "field kernel.profile.ops, sample_ns");
+	expect_bad("prof-event.json",
+		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
+		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "
+		   "\"samples\": [1], \"kernel\": {\"source\": \"bpf\", \"profile\": {\"period\": 1}}}]}",
+		   "result lat_pipe: field kernel.profile.event");
 }
 
 static void test_keys(void **state)

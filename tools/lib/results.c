@@ -31,6 +31,9 @@ void pp_kside_clear(struct pp_kside *k)
 	k->copy_bytes_per_op = NAN;
 	k->copy_ns_per_op = NAN;
 	k->probe2_ns_per_op = NAN;
+	k->prof_op_ns = NAN;
+	k->prof_ops = NAN;
+	k->prof_cost_ns_per_op = NAN;
 }
 
 struct interned {
@@ -66,7 +69,8 @@ void pp_kside_scale(struct pp_kside *k, double div)
 		&k->traced_ns_per_op, &k->window_probe_ns_per_op, &k->kernel_ns_err,
 		&k->syscalls_per_op, &k->faults_per_op, &k->fault_ns_per_op,
 		&k->switches_per_op, &k->offcpu_ns_per_op, &k->copy_bytes_per_op,
-		&k->copy_ns_per_op, &k->probe2_ns_per_op,
+		&k->copy_ns_per_op, &k->probe2_ns_per_op, &k->prof_op_ns,
+		&k->prof_cost_ns_per_op,
 	};
 	unsigned int i;
 
@@ -74,6 +78,7 @@ void pp_kside_scale(struct pp_kside *k, double div)
 		return;
 	for (i = 0; i < ARRAY_SIZE(f); i++)
 		*f[i] /= div;
+	k->prof_ops *= div;
 	for (i = 0; i < k->ntop && i < PP_KSIDE_TOP; i++) {
 		k->top[i].count_per_op /= div;
 		k->top[i].ns_per_op /= div;
@@ -110,6 +115,25 @@ void pp_mitig_sort(struct pp_meta *m)
 	qsort(m->mitig, m->nmitig, sizeof(m->mitig[0]), cmp_mitig);
 }
 
+int pp_run_keep_prof(struct pp_run *run, struct pp_prof *prof)
+{
+	struct pp_prof **np;
+	size_t cap;
+
+	if (run->nprofs == run->profs_cap) {
+		cap = run->profs_cap ? run->profs_cap * 2 : 16;
+		np = realloc(run->profs, cap * sizeof(*np));
+		if (!np) {
+			pp_prof_destroy(prof);
+			return -ENOMEM;
+		}
+		run->profs = np;
+		run->profs_cap = cap;
+	}
+	run->profs[run->nprofs++] = prof;
+	return 0;
+}
+
 void pp_run_free(struct pp_run *run)
 {
 	size_t i;
@@ -118,6 +142,9 @@ void pp_run_free(struct pp_run *run)
 		free(run->results[i].samples);
 		free(run->results[i].rounds);
 	}
+	for (i = 0; i < run->nprofs; i++)
+		pp_prof_destroy(run->profs[i]);
+	free(run->profs);
 	free(run->results);
 	free(run->skips);
 	free(run->fails);

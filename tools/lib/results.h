@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "clock.h"
+#include "prof.h"
 #include "stats.h"
 
 #define PP_FORMAT_NAME		"perfprobe-results"
@@ -90,6 +91,15 @@ struct pp_kside {
 	double probe2_ns_per_op;	/* cost of the fault/sched/copy pass */
 	unsigned int ntop;
 	struct pp_kside_sys top[PP_KSIDE_TOP];	/* by time, most first */
+	/*
+	 * The sampled profile of a pass of its own (prof.h), owned by the
+	 * run (pp_run_keep_prof()), or NULL; its shares are of prof_op_ns,
+	 * the untraced time of one operation.
+	 */
+	const struct pp_prof *prof;
+	double prof_op_ns;
+	double prof_ops;		/* operations its samples were taken of */
+	double prof_cost_ns_per_op;	/* what sampling added to its pass */
 	const char *missing;		/* "copy: why; fault-time: why", or NULL */
 };
 
@@ -216,9 +226,16 @@ struct pp_run {
 	struct pp_note *infos;		/* facts that are not numbers: */
 	size_t ninfos;			/* name and text (reason) */
 	bool interrupted;		/* stopped by a signal: partial */
+	struct pp_prof **profs;		/* the results' profiles */
+	size_t nprofs, profs_cap;
 };
 
 void pp_run_init(struct pp_run *run);
+/*
+ * The run owns prof from now on (results point to it), and frees it
+ * with itself: 0, or -ENOMEM with prof freed.
+ */
+int pp_run_keep_prof(struct pp_run *run, struct pp_prof *prof);
 /* Sort meta.mitig by name, the order in which they are kept. */
 void pp_mitig_sort(struct pp_meta *m);
 void pp_run_free(struct pp_run *run);
@@ -296,7 +313,10 @@ bool pp_emul_wall(const struct pp_emul *e);
  * for NULL or "", or when out of memory.
  */
 const char *pp_intern(const char *s);
-/* Per op -> per op / div (an iteration made div operations). */
+/*
+ * Per op -> per op / div (an iteration made div operations); counts of
+ * operations -> count * div.
+ */
 void pp_kside_scale(struct pp_kside *k, double div);
 
 #endif /* PP_RESULTS_H */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "prof_json.h"
 #include "results.h"
 #include "util.h"
 
@@ -134,14 +135,16 @@ static void load_meta(struct pp_meta *m, json_t *o)
 	load_emul(&m->emul, o);
 }
 
-static void load_kside(struct pp_kside *k, json_t *o)
+/* The kernel object o of result key into k: 0, or -1 with why (a bad profile). */
+static int load_kside(struct pp_run *run, const char *key, struct pp_kside *k, json_t *o,
+		      char *why, size_t len)
 {
-	json_t *top, *t;
+	json_t *top, *t, *prof;
 	size_t i;
 
 	pp_kside_clear(k);
 	if (!json_is_object(o))
-		return;
+		return 0;
 	copy_str(k->source, sizeof(k->source), o, "source");
 	k->scope = pp_intern(jstr(o, "scope"));
 	k->kernel_ns_per_op = jnum(o, "kernel_ns_per_op", NAN);
@@ -172,6 +175,14 @@ static void load_kside(struct pp_kside *k, json_t *o)
 		s->count_per_op = jnum(t, "count_per_op", NAN);
 		s->ns_per_op = jnum(t, "ns_per_op", NAN);
 	}
+	prof = json_object_get(o, "profile");
+	if (!prof)
+		return 0;
+	if (!json_is_object(prof)) {
+		snprintf(why, len, "result %s: field kernel.profile: not an object", key);
+		return -1;
+	}
+	return pp_prof_from_json(run, key, k, prof, why, len);
 }
 
 /* "rounds": each round's median, 2 or more, positive (run --rounds). */
@@ -311,7 +322,8 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 		r->cpu_first = (int)jnum(cpu, "first", -1);
 		r->cpu_last = (int)jnum(cpu, "last", -1);
 	}
-	load_kside(&r->k, json_object_get(o, "kernel"));
+	if (load_kside(run, key, &r->k, json_object_get(o, "kernel"), why, len))
+		return -1;
 	r->imported = pp_intern(jstr(o, "imported_from"));
 	return 0;
 }

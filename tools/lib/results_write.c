@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prof_json.h"
 #include "results.h"
 #include "util.h"
 
@@ -120,7 +121,7 @@ static json_t *meta_to_json(const struct pp_meta *m)
 
 static json_t *kside_to_json(const struct pp_kside *k)
 {
-	json_t *o, *top;
+	json_t *o, *top, *prof;
 	unsigned int i;
 
 	if (!k->source[0])
@@ -155,6 +156,9 @@ static json_t *kside_to_json(const struct pp_kside *k)
 		}
 		json_object_set_new(o, "top_syscalls", top);
 	}
+	prof = pp_prof_to_json(k);
+	if (prof)
+		json_object_set_new(o, "profile", prof);
 	if (k->missing)
 		json_object_set_new(o, "missing", json_string(k->missing));
 	return o;

@@ -69,7 +69,7 @@ const struct pp_command pp_commands[] = {
 	  "a report is HTML or SVG (--format)", PP_COMP_RUN, NULL, PP_COMP_RUN, NULL, false },
 	{ "import", pp_cmd_import, "lmbench|lava FILE... [-o DIR]", "lmbench results, or LAVA jobs' results, as perfprobe runs",
 	  "it writes result files, which are JSON", PP_COMP_WORDS, "lmbench lava", PP_COMP_FILE, NULL, false },
-	{ "export", pp_cmd_export, "--csv|--lava RUNS... [-o FILE]", "every result as a flat CSV row, or a LAVA lava-test-case line",
+	{ "export", pp_cmd_export, "--csv|--lava|--folded RUNS... [-o FILE]", "every result as a flat CSV row or a LAVA lava-test-case line; the profiles as collapsed stacks",
 	  "the result files already are JSON", PP_COMP_RUN, NULL, PP_COMP_RUN, NULL, false },
 	{ "kernel-view", pp_cmd_kernel_view, "status", "which kernel-view backend (perfprobe.ko, BPF) would be used; each probe: how, or why not",
 	  NULL, PP_COMP_WORDS, "status", N, false },

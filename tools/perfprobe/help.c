@@ -66,7 +66,10 @@ static const struct {
 	{ "export",
 	  "Every result as one CSV row: label, release, date, host, key, unit, value,\n"
 	  "median, min, max, mean, cv_pct, n, noisy.  --lava: a lava-test-case line a\n"
-	  "result, for a LAVA test shell to run (its headline value the measurement).",
+	  "result, for a LAVA test shell to run (its headline value the measurement).\n"
+	  "--folded: every sampled profile as collapsed stacks, one line a stack,\n"
+	  "LABEL@DATE;KEY;frames COUNT, kernel frames marked _[k] (flamegraph.pl,\n"
+	  "speedscope, the Firefox profiler).",
 	  "perfprobe export --csv latest > latest.csv" },
 	{ "kernel-view",
 	  "Which backend of the kernel view would be used here (perfprobe.ko, else\n"

@@ -122,6 +122,9 @@ const struct pp_option pp_options[] = {
 	{ "export", "lava", 0, PP_OPT_EXPORT_LAVA, NULL,
 	  "the format: a LAVA test shell's lava-test-case line a result, its median the measurement",
 	  NULL, PP_COMP_NONE, NULL, 0 },
+	{ "export", "folded", 0, PP_OPT_EXPORT_FOLDED, NULL,
+	  "the format: the sampled profiles as collapsed stacks (FlameGraph, speedscope), "
+	  "the run and the key as their first frames", NULL, PP_COMP_NONE, NULL, 0 },
 
 	{ "copy", "dir", 'd', 'd', "DIRS",
 	  "directions, comma-separated: in, out, clear or all", "all",

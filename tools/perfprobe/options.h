@@ -54,6 +54,7 @@ enum {
 	PP_OPT_NS_SECRET_FILE,
 	PP_OPT_EXPORT_LAVA,
 	PP_OPT_KCIDB_VERSION,
+	PP_OPT_EXPORT_FOLDED,
 };
 
 #define PP_OPT_REPEATABLE	0x1	/* may be given more than once, all kept */

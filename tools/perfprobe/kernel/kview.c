@@ -10,7 +10,9 @@
  *           other probe's cost: syscalls/op, kernel ns/op, top syscalls;
  *   pass 2: faults, fault time, the scheduler and the copy routines:
  *           faults/op, fault ns/op, switches/op, off-CPU ns/op, bytes
- *           copied/op, copy ns/op.
+ *           copied/op, copy ns/op;
+ *   pass 3: no probe, sampled (kprof.c): where the time went, as call
+ *           stacks, the kernel's share of it and its functions.
  *
  * The traced time of each pass minus the untraced median is what its
  * probes cost, shown beside the figures, never taken out of them.  The
@@ -31,16 +33,28 @@
 
 #include "clock.h"
 #include "kbpf.h"
+#include "kprof.h"
+#include "ksyms.h"
 #include "ktrace.h"
 #include "kview.h"
 #include "ppnl.h"
 #include "print.h"
 #include "stats.h"
+#include "usyms.h"
 
 #define KV_PASS2	(PP_KT_BIT(PP_KT_FAULTS) | PP_KT_BIT(PP_KT_FAULT_NS) | \
 			 PP_KT_BIT(PP_KT_SCHED) | PP_KT_BIT(PP_KT_COPY))
 #define KV_MAX_PROCS	4096
 #define KV_CHUNKS	3
+/*
+ * The sampled pass runs its chunks again, up to KV_PROF_ROUNDS times in
+ * all, while it has fewer samples than this: a short loop (--quick), or
+ * one on a machine whose other work leaves it little CPU time.
+ */
+#define KV_PROF_MIN	10
+#define KV_PROF_ROUNDS	4
+/* the least kernel time a profile's line shows, ns/op (-v: every one) */
+#define KV_PROF_NS_MIN	0.01
 
 static struct {
 	const char *source;		/* "kmod", "bpf"; NULL: off */
@@ -54,6 +68,10 @@ static struct {
 	struct ppnl_info info;
 	struct kbpf *kb;
 	size_t partners;		/* processes added to the last pass */
+	struct pp_kprof_how prof;	/* how the profile samples, or why not */
+	bool prof_noted;		/* a sampled pass failed: said once */
+	struct pp_ksyms ksyms;
+	struct pp_usyms *usyms;
 } kv;
 
 int pp_kview_mode_parse(const char *s, enum pp_kv_mode *mode)
@@ -290,21 +308,17 @@ struct kv_pass {
 };
 
 /*
- * One traced pass of the job: the trace in t (pp_ktrace_free() it), its
- * timings in *p.  0 or a negative errno.
+ * The job's chunks, each timed, *p their timings; between(arg) after
+ * each, outside the timing.  0 or a negative errno.
  */
-static int traced_pass(const struct pp_kv_job *job, uint32_t probes, struct pp_ktrace *t,
-		       struct kv_pass *p)
+static int run_chunks(const struct pp_kv_job *job, struct kv_pass *p,
+		      int (*between)(void *), void *arg)
 {
 	uint64_t t0, t1, done = 0, n, sum = 0;
 	double chunk[KV_CHUNKS], own;
 	unsigned int c, nc = 0;
-	int ret, stop;
+	int ret = 0;
 
-	memset(t, 0, sizeof(*t));
-	ret = kv_start(probes);
-	if (ret)
-		return ret;
 	/*
 	 * In up to KV_CHUNKS timed chunks under one trace: the median of
 	 * their times per operation is steadier than one timing.  Work
@@ -336,15 +350,34 @@ static int traced_pass(const struct pp_kv_job *job, uint32_t probes, struct pp_k
 		chunk[nc++] = (double)(t1 - t0) / (double)n;
 		sum += t1 - t0;
 		done += n;
+		if (between)
+			ret = between(arg);
 	}
+	p->ops = (double)done;
+	p->ns = nc ? pp_median(chunk, nc) : 0;
+	p->total = done ? (double)sum / (double)done : 0;
+	return ret;
+}
+
+/*
+ * One traced pass of the job: the trace in t (pp_ktrace_free() it), its
+ * timings in *p.  0 or a negative errno.
+ */
+static int traced_pass(const struct pp_kv_job *job, uint32_t probes, struct pp_ktrace *t,
+		       struct kv_pass *p)
+{
+	int ret, stop;
+
+	memset(t, 0, sizeof(*t));
+	ret = kv_start(probes);
+	if (ret)
+		return ret;
+	ret = run_chunks(job, p, NULL, NULL);
 	stop = kv_stop();
 	if (ret)
 		return ret;
 	if (stop)
 		return stop;
-	p->ops = (double)done;
-	p->ns = nc ? pp_median(chunk, nc) : 0;
-	p->total = done ? (double)sum / (double)done : 0;
 	return kv_read(t);
 }
 
@@ -495,6 +528,118 @@ static void pass_failed(struct pp_ctx *ctx, int err)
 		  ctx->bench, why, err == -EBUSY ? "; is another trace running?" : "");
 }
 
+static int kprof_drain(void *arg)
+{
+	return pp_kprof_drain(arg);
+}
+
+/*
+ * The event's period for PP_KPROF_HZ: nanoseconds of the cpu-clock, or
+ * cycles at the run's clock (measured, else what the system says, else
+ * 2 GHz); the CPU time a sample stands for in *ns.
+ */
+static uint64_t prof_period(const struct pp_ctx *ctx, double *ns)
+{
+	const struct pp_mhz *m = &ctx->run->meta.mhz;
+	double mhz = m->mhz > 0 ? m->mhz : m->system_mhz > 0 ? m->system_mhz : 2000;
+	uint64_t period;
+
+	if (kv.prof.timer) {
+		period = 1000000000ull / PP_KPROF_HZ;
+		*ns = (double)period;
+	} else {
+		period = (uint64_t)(mhz * 1e6 / PP_KPROF_HZ);
+		*ns = (double)period * 1e3 / mhz;
+	}
+	return period;
+}
+
+/* What a sampled pass gives. */
+struct kv_sampled {
+	struct pp_prof *prof;
+	struct kv_pass pass;		/* its first round's timings */
+	double ops;			/* the operations of all its rounds */
+	char why[PP_KPROF_WHY_MAX + 64];	/* when it failed */
+};
+
+/* Sample the job's pass into *out: 0 or a negative errno (out->why). */
+static int sampled_pass(const struct pp_ctx *ctx, const struct pp_kv_job *job,
+			struct kv_sampled *out)
+{
+	struct kv_pass *p = &out->pass;
+	char *why = out->why;
+	size_t len = sizeof(out->why);
+	struct pp_kprof_req req = { .hz = PP_KPROF_HZ };
+	struct pp_kprof *kp = NULL;
+	struct kv_pass more;
+	double sample_ns;
+	unsigned int r;
+	pid_t *set;
+	int ret, stop;
+
+	req.period = prof_period(ctx, &sample_ns);
+
+	set = traced_set(&req.npids);
+	if (!set)
+		return -ENOMEM;
+	req.pids = set;
+	/* a chunk's worth between drains */
+	if (!job->work)
+		req.expect_ns = job->gross_ns * (double)job->iters / KV_CHUNKS;
+	ret = pp_kprof_start(&kp, &kv.prof, &req, why, len);
+	free(set);
+	if (ret)
+		return ret;
+	/* the first round's timings: what sampling costs */
+	ret = run_chunks(job, p, kprof_drain, kp);
+	out->ops = p->ops;
+	for (r = 1; !ret && r < KV_PROF_ROUNDS && pp_kprof_samples(kp) < KV_PROF_MIN; r++) {
+		ret = run_chunks(job, &more, kprof_drain, kp);
+		out->ops += more.ops;
+	}
+	stop = pp_kprof_stop(kp);
+	if (!ret)
+		ret = stop;
+	if (!ret)
+		ret = pp_kprof_profile(kp, &kv.ksyms, kv.usyms, &out->prof);
+	if (!ret)
+		out->prof->sample_ns = sample_ns;
+	pp_kprof_close(kp);
+	pp_usyms_forget(kv.usyms);
+	if (ret)
+		snprintf(why, len, "%s", strerror(-ret));
+	return ret;
+}
+
+/*
+ * Pass 3: the profile, nothing else armed.  Its shares are of the
+ * untraced time of one operation; what it cost is its pass's time less
+ * that.  A pass that fails leaves the other figures; said once.
+ */
+static void profile_pass(struct pp_ctx *ctx, const struct pp_kv_job *job, struct pp_kside *k)
+{
+	struct kv_sampled sp = { 0 };
+	int ret;
+
+	ret = sampled_pass(ctx, job, &sp);
+	if (!ret)
+		ret = pp_run_keep_prof(ctx->run, sp.prof);
+	if (ret) {
+		if (ret == -ENOMEM)
+			snprintf(sp.why, sizeof(sp.why), "%s", strerror(-ret));
+		if (!kv.prof_noted)
+			pp_notice(ctx, "%s: note: the sampled pass failed (%s): no profile for it",
+				  ctx->bench, sp.why);
+		kv.prof_noted = true;
+		return;
+	}
+	k->prof = sp.prof;
+	k->prof_op_ns = job->gross_ns;
+	k->prof_ops = sp.ops;
+	if (sp.pass.ns > job->gross_ns)
+		k->prof_cost_ns_per_op = sp.pass.ns - job->gross_ns;
+}
+
 static int kv_loop(struct pp_ctx *ctx, const struct pp_kv_job *job, struct pp_kside *k)
 {
 	struct pp_ktrace t;
@@ -523,6 +668,8 @@ static int kv_loop(struct pp_ctx *ctx, const struct pp_kv_job *job, struct pp_ks
 		pass_failed(ctx, ret);
 		return ret;
 	}
+	if (kv.prof.ok && job->gross_ns > 0)
+		profile_pass(ctx, job, k);
 	return 0;
 }
 
@@ -584,8 +731,33 @@ static int use_bpf(char *why, size_t size)
 	return 0;
 }
 
+/*
+ * Can the profile be taken: the clock to sample with and the kernel's
+ * symbols, or why not, into missing.
+ */
+static void use_prof(void)
+{
+	size_t len;
+
+	if (!pp_kprof_probe(&kv.prof) &&
+	    !pp_ksyms_load(&kv.ksyms, "/proc/kallsyms", kv.prof.why, sizeof(kv.prof.why))) {
+		kv.usyms = pp_usyms_new();
+		if (kv.usyms)
+			return;
+		snprintf(kv.prof.why, sizeof(kv.prof.why), "out of memory");
+		pp_ksyms_free(&kv.ksyms);
+	}
+	kv.prof.ok = false;
+	len = strlen(kv.missing);
+	snprintf(kv.missing + len, sizeof(kv.missing) - len, "%sprofile: %s", len ? "; " : "",
+		 kv.prof.why);
+}
+
 static void kv_close(void)
 {
+	pp_usyms_free(kv.usyms);
+	kv.usyms = NULL;
+	pp_ksyms_free(&kv.ksyms);
 	if (kv.kb)
 		kbpf_close(kv.kb);
 	kv.kb = NULL;
@@ -595,8 +767,9 @@ static void kv_close(void)
 }
 
 /*
- * The probe groups that missing ("fault-time: why; copy: why", the
- * reasons holding "; " too) names, as "fault-time, copy".
+ * The probe groups and the profile that missing ("fault-time: why;
+ * profile: why", the reasons holding "; " too) names, as "fault-time,
+ * profile".
  */
 static void missing_names(const char *missing, char *buf, size_t size)
 {
@@ -604,8 +777,8 @@ static void missing_names(const char *missing, char *buf, size_t size)
 	unsigned int p;
 
 	buf[0] = '\0';
-	for (p = 0; p < PP_KT_NPROBES; p++) {
-		const char *name = pp_kt_probe_name(p), *m;
+	for (p = 0; p <= PP_KT_NPROBES; p++) {
+		const char *name = p < PP_KT_NPROBES ? pp_kt_probe_name(p) : "profile", *m;
 		size_t n = strlen(name);
 
 		for (m = missing; m; m = strstr(m, "; ")) {
@@ -648,6 +821,7 @@ int pp_kview_setup(struct pp_ctx *ctx, enum pp_kv_mode mode)
 ready:
 	kv.owner = getpid();
 	atexit(kv_close);
+	use_prof();
 	/* what starting and stopping a trace is seen doing by itself */
 	err = traced_pass(&empty, PP_KT_BIT(PP_KT_SYSCALLS), &kv.control, &p);
 	if (err) {
@@ -711,6 +885,64 @@ static void print_ns(const char *fmt, double ns)
 
 	pp_fmt_ns(v, sizeof(v), ns);
 	pp_print_text(fmt, v);
+}
+
+/* The profile's kernel time is worth a place beside the counts. */
+static bool prof_shown(const struct pp_kside *k)
+{
+	double se;
+
+	return k->prof->kernel &&
+	       pp_prof_ns(k->prof->kernel, k->prof->samples, k->prof_op_ns, &se) >= KV_PROF_NS_MIN;
+}
+
+/*
+ * The profile's lines, the first where the key's column ends: the
+ * kernel's share and time, what sampling cost; the top kernel functions
+ * by self time (-v: each with its path, the error of the kernel's time,
+ * a cost below the noise).
+ */
+static void print_prof(const struct pp_kside *k, bool all)
+{
+	const struct pp_prof *p = k->prof;
+	char a[PP_NUM_LEN + 4], path[PP_PROF_PATH_MAX];
+	struct pp_prof_fn *f = NULL;
+	size_t nf = 0, i;
+	double se, ns;
+
+	ns = pp_prof_ns(p->kernel, p->samples, k->prof_op_ns, &se);
+	pp_fmt_ns(a, sizeof(a), ns);
+	pp_print_text(" profile: %.0f%% kernel, %s/op",
+		      p->samples ? 100.0 * (double)p->kernel / (double)p->samples : 0, a);
+	if (all)
+		print_ns(" +-%s", se);
+	pp_print_text(" (%llu samples, %s", (unsigned long long)p->samples, p->event);
+	if (isfinite(k->prof_cost_ns_per_op))
+		print_ns("; sampling +%s", k->prof_cost_ns_per_op);
+	else if (all)
+		pp_print_text("; sampling: below the noise");
+	pp_print_text(p->lost ? "; %llu lost)\n" : ")\n", (unsigned long long)p->lost);
+	/* by self time, most first */
+	if (pp_prof_functions(p, &f, &nf) || !nf || !f[0].self ||
+	    !shown(pp_prof_ns(f[0].self, p->samples, k->prof_op_ns, &se), KV_PROF_NS_MIN, all)) {
+		free(f);
+		return;
+	}
+	pp_print_text("  %-26s kernel self:", "");
+	for (i = 0; i < nf && i < 3 && f[i].self; i++) {
+		ns = pp_prof_ns(f[i].self, p->samples, k->prof_op_ns, &se);
+		if (!shown(ns, KV_PROF_NS_MIN, all))
+			break;
+		pp_fmt_ns(a, sizeof(a), ns);
+		pp_print_text("%s %s %s", i ? "," : "", p->frames[f[i].frame], a);
+	}
+	pp_print_text("\n");
+	for (i = 0; all && i < nf && i < PP_PROF_TOP && f[i].self; i++) {
+		pp_prof_path(p, f[i].frame, true, path, sizeof(path));
+		pp_fmt_ns(a, sizeof(a), pp_prof_ns(f[i].self, p->samples, k->prof_op_ns, &se));
+		pp_print_text("  %-26s   %s/op in %s\n", "", a, path);
+	}
+	free(f);
 }
 
 /* pass 1: syscalls, kernel time, the top syscalls */
@@ -783,28 +1015,34 @@ static void print_pass2(const struct pp_kside *k, bool all)
 }
 
 /*
- * A key's one or two lines; false, printing nothing, when it has no
- * figure worth a place (all: every key with a kernel view).
+ * A key's one or two lines, and its profile's beneath them; false,
+ * printing nothing, when it has no count worth a place (all: every key
+ * with a kernel view).
  */
 static bool print_one(const struct pp_result *r, bool all)
 {
 	const struct pp_kside *k = &r->k;
 	bool sys = shown(k->syscalls_per_op, PP_KSIDE_COUNT_MIN, all);
 	bool more = have_pass2(k, all);
+	bool prof = k->prof && (all || ((sys || more) && prof_shown(k)));
 
-	if (!sys && !more)
+	if (!sys && !more && !prof)
 		return false;
 	pp_print_text("  %-26s", r->key);
 	if (sys) {
 		print_syscalls(k, all);
 		pp_print_text("\n");
-		if (more)
+		if (more || prof)
 			pp_print_text("  %-26s", "");
 	}
 	if (more) {
 		print_pass2(k, all);
 		pp_print_text("\n");
+		if (prof)
+			pp_print_text("  %-26s", "");
 	}
+	if (prof)
+		print_prof(k, all);
 	return true;
 }
 

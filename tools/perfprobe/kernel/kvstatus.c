@@ -12,6 +12,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "kernel/kbpf.h"
+#include "kernel/kprof.h"
+#include "kernel/ksyms.h"
 #include "kernel/ktrace.h"
 #include "kernel/ppnl.h"
 #include "print.h"
@@ -130,6 +132,31 @@ static bool status_bpf(void)
 	return true;
 }
 
+/* The sampled profile, beside either backend: how it samples, or why not. */
+static void status_prof(void)
+{
+	struct pp_kprof_how how;
+	struct pp_ksyms ks;
+
+	pp_print_open_object("profile");
+	if (!pp_kprof_probe(&how)) {
+		how.ok = !pp_ksyms_load(&ks, "/proc/kallsyms", how.why, sizeof(how.why));
+		if (how.ok)
+			pp_ksyms_free(&ks);
+	}
+	pp_print_bool(PP_JSON, "available", NULL, how.ok);
+	if (how.ok) {
+		pp_print_string(PP_ANY, "event", "  profile: %s", how.event);
+		pp_print_uint(PP_ANY, "hz", " at %u Hz, kernel and user call chains\n",
+			      PP_KPROF_HZ);
+		if (how.note[0])
+			pp_print_string(PP_ANY, "note", "    %s\n", how.note);
+	} else {
+		pp_print_string(PP_ANY, "why", "  profile: %s\n", how.why);
+	}
+	pp_print_close_object();
+}
+
 int pp_cmd_kernel_view(struct pp_cli *cli, int argc, char **argv)
 {
 	bool kmod, bpf;
@@ -146,5 +173,7 @@ int pp_cmd_kernel_view(struct pp_cli *cli, int argc, char **argv)
 	pp_print_string(PP_ANY, "backend", "would use: %s\n", use);
 	if (!use)
 		pp_print_text("  to enable it: load perfprobe.ko (make kmod; insmod kmod/perfprobe.ko), or run as root where BPF is allowed\n");
+	pp_print_text("with either backend, a profile of each result:\n");
+	status_prof();
 	return pp_print_done();
 }

@@ -624,6 +624,30 @@ static void flag_unreliable(struct pp_cmp_pool *p, const struct entry *e, size_t
 	}
 }
 
+/* The kernel views of p's results that carry a profile, side by side. */
+static int prof_pool(struct pp_cmp_pool *p, const struct entry *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].r->k.prof)
+			(*(e[i].new ? &p->nnew_prof : &p->nbase_prof))++;
+	p->base_prof = p->nbase_prof ? malloc(p->nbase_prof * sizeof(*p->base_prof)) : NULL;
+	p->new_prof = p->nnew_prof ? malloc(p->nnew_prof * sizeof(*p->new_prof)) : NULL;
+	if ((p->nbase_prof && !p->base_prof) || (p->nnew_prof && !p->new_prof))
+		return -ENOMEM;
+	p->nbase_prof = p->nnew_prof = 0;
+	for (i = 0; i < n; i++) {
+		if (!e[i].r->k.prof)
+			continue;
+		if (e[i].new)
+			p->new_prof[p->nnew_prof++] = &e[i].r->k;
+		else
+			p->base_prof[p->nbase_prof++] = &e[i].r->k;
+	}
+	return 0;
+}
+
 /* A group of entries of one key into p; seq of its first in *first. */
 static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
 		      size_t *first)
@@ -655,6 +679,8 @@ static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
 	kside_pool(&p->base_k, e, n, false, tmp);
 	kside_pool(&p->new_k, e, n, true, tmp);
 	free(tmp);
+	if (prof_pool(p, e, n))
+		return -ENOMEM;
 	p->base = p->nbase ? malloc(p->nbase * sizeof(double)) : NULL;
 	p->new = p->nnew ? malloc(p->nnew * sizeof(double)) : NULL;
 	if ((p->nbase && !p->base) || (p->nnew && !p->new))
@@ -692,8 +718,11 @@ static void pool_clear(struct pp_cmp_pool *p)
 	free(p->new);
 	free(p->base_rmed);
 	free(p->new_rmed);
+	free(p->base_prof);
+	free(p->new_prof);
 	p->base = p->new = NULL;
 	p->base_rmed = p->new_rmed = NULL;
+	p->base_prof = p->new_prof = NULL;
 }
 
 struct seq_pool {

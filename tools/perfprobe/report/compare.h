@@ -142,6 +142,9 @@ struct pp_cmp_pool {
 	double hist_ss;
 	size_t hist_df, hist_runs;
 	struct pp_kside base_k, new_k;
+	/* each side's kernel views that carry a profile, one a run (profdiff.h) */
+	const struct pp_kside **base_prof, **new_prof;
+	size_t nbase_prof, nnew_prof;
 	/*
 	 * Why a side's figure cannot be trusted to gate, or "": the harness
 	 * flagged a run's result (another process took the CPU while it was

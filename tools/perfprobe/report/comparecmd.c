@@ -31,6 +31,7 @@
 #include "stats.h"
 #include "report/compare.h"
 #include "report/comparison.h"
+#include "report/profdiff.h"
 #include "report/runsel.h"
 #include "util.h"
 
@@ -161,6 +162,74 @@ static void print_kdelta(const struct pp_cmp_row *r, bool text, double threshold
 	pp_print_close_object();
 }
 
+/* "+88 ns", "-1.2 us": a signed time for people. */
+static const char *signed_ns(double ns, char *buf, size_t size)
+{
+	buf[0] = ns < 0 ? '-' : '+';
+	pp_fmt_ns(buf + 1, size - 1, fabs(ns));
+	return buf;
+}
+
+/*
+ * The profiles' difference: the kernel time's change, and the kernel
+ * functions whose time changed beyond their sampling error, with their
+ * paths; the share of the key's change they explain.  In text only where
+ * the key changed (text), in JSON wherever both sides have profiles.
+ */
+static void print_pdiff(const struct pp_cmp_pool *p, bool text)
+{
+	char a[PP_NUM_LEN + 4], b[PP_NUM_LEN + 4], c[PP_NUM_LEN + 4], e[PP_NUM_LEN + 4];
+	struct pp_pdiff d;
+	size_t i;
+
+	if ((!text && !pp_print_json()) || pp_pdiff(p, &d))
+		return;
+	pp_print_open_object("profile_delta");
+	pp_print_u64(PP_JSON, "base_samples", NULL, d.base_samples);
+	pp_print_u64(PP_JSON, "new_samples", NULL, d.new_samples);
+	pp_print_double(PP_JSON, "base_ops", NULL, d.base_ops);
+	pp_print_double(PP_JSON, "new_ops", NULL, d.new_ops);
+	pp_print_double(PP_JSON, "base_op_ns", NULL, d.base_op_ns);
+	pp_print_double(PP_JSON, "new_op_ns", NULL, d.new_op_ns);
+	pp_print_double(PP_JSON, "op_delta_ns", NULL, d.op_delta);
+	pp_print_double(PP_JSON, "kernel_base_ns_per_op", NULL, d.kernel_base);
+	pp_print_double(PP_JSON, "kernel_new_ns_per_op", NULL, d.kernel_new);
+	pp_print_double(PP_JSON, "kernel_delta_ns_per_op", NULL, d.kernel_delta);
+	pp_print_double(PP_JSON, "kernel_lo", NULL, d.kernel_lo);
+	pp_print_double(PP_JSON, "kernel_hi", NULL, d.kernel_hi);
+	pp_print_text("\n    kernel profile: %s/op [%s..%s] of the %s/op change (%llu, %llu samples)",
+		      signed_ns(d.kernel_delta, a, sizeof(a)), signed_ns(d.kernel_lo, b, sizeof(b)),
+		      signed_ns(d.kernel_hi, c, sizeof(c)), signed_ns(d.op_delta, e, sizeof(e)),
+		      (unsigned long long)d.base_samples, (unsigned long long)d.new_samples);
+	pp_print_open_array("functions");
+	for (i = 0; i < d.nfn; i++) {
+		const struct pp_pdiff_fn *f = &d.fn[i];
+
+		pp_print_open_object(NULL);
+		pp_print_string(PP_JSON, "name", NULL, f->name);
+		pp_print_double(PP_JSON, "delta_ns_per_op", NULL, f->delta);
+		pp_print_double(PP_JSON, "lo", NULL, f->lo);
+		pp_print_double(PP_JSON, "hi", NULL, f->hi);
+		pp_print_double(PP_JSON, "base_ns_per_op", NULL, f->base_ns);
+		pp_print_double(PP_JSON, "new_ns_per_op", NULL, f->new_ns);
+		pp_print_bool(PP_JSON, "beyond_error", NULL, f->beyond);
+		pp_print_text("\n      %s/op [%s..%s] in ", signed_ns(f->delta, a, sizeof(a)),
+			      signed_ns(f->lo, b, sizeof(b)), signed_ns(f->hi, c, sizeof(c)));
+		pp_print_string(PP_ANY, "path", "%s", f->path);
+		if (!f->beyond)
+			pp_print_text(" (within the sampling error)");
+		pp_print_close_object();
+	}
+	pp_print_close_array();
+	pp_print_double(PP_JSON, "explained_pct", NULL, d.explained_pct);
+	if (!d.nbeyond)
+		pp_print_text("\n      no kernel function's time changed beyond its sampling error: "
+			      "more samples would tell (--full, more runs)");
+	if (d.nfn && isfinite(d.explained_pct))
+		pp_print_text("\n      these explain %.0f%% of the change", d.explained_pct);
+	pp_print_close_object();
+}
+
 static void print_row(const struct pp_cmp_row *r, const struct pp_cmp_opts *o)
 {
 	const struct pp_cmp_pool *p = r->pool;
@@ -213,9 +282,13 @@ static void print_row(const struct pp_cmp_row *r, const struct pp_cmp_opts *o)
 			pp_kind_name(p->kind));
 	pp_print_bool(PP_JSON, "gates", NULL, r->gates);
 	pp_print_bool(PP_JSON, "fails", NULL, r->fails);
-	if (r->ok)
-		print_kdelta(r, r->st.verdict == PP_VERDICT_REGRESSION ||
-			     r->st.verdict == PP_VERDICT_IMPROVEMENT, o->threshold);
+	if (r->ok) {
+		bool changed = r->st.verdict == PP_VERDICT_REGRESSION ||
+			       r->st.verdict == PP_VERDICT_IMPROVEMENT;
+
+		print_kdelta(r, changed, o->threshold);
+		print_pdiff(p, changed);
+	}
 	pp_print_text("\n");
 	pp_print_close_object();
 }

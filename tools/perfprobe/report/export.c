@@ -14,8 +14,16 @@
  *   lava-test-case KEY --result pass --measurement VALUE --units UNIT
  *
  * and for each benchmark the run skipped or that failed, its name with
- * --result skip or fail.  Written to stdout, or atomically to -o FILE.
- * Documentation/report.rst.
+ * --result skip or fail.
+ *
+ * perfprobe export --folded RUNS...: every sampled profile as collapsed
+ * stacks, the format FlameGraph, speedscope and the Firefox profiler
+ * read, one line a distinct stack, its frames from the root, the run and
+ * the key first:
+ *
+ *   LABEL@DATE;KEY;main;...;syscall;entry_SYSCALL_64_[k];...;__x64_sys_getppid_[k] 12
+ *
+ * Written to stdout, or atomically to -o FILE.  Documentation/report.rst.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -125,10 +133,40 @@ static void export_lava(FILE *f, const struct pp_run *run)
 	}
 }
 
+/* A frame's name, its separators (';', a line break) made harmless. */
+static void folded_frame(FILE *f, const char *name, bool kernel)
+{
+	fputc(';', f);
+	for (; *name; name++)
+		fputc(*name == ';' ? ':' : (unsigned char)*name < ' ' ? '?' : *name, f);
+	if (kernel)
+		fputs("_[k]", f);
+}
+
+static void export_folded(FILE *f, const struct pp_run *run)
+{
+	const struct pp_meta *m = &run->meta;
+	size_t i, j, k;
+
+	for (i = 0; i < run->nresults; i++) {
+		const struct pp_result *r = &run->results[i];
+		const struct pp_prof *p = r->k.prof;
+
+		for (j = 0; p && j < p->nstacks; j++) {
+			const struct pp_prof_stack *s = &p->stacks[j];
+
+			fprintf(f, "%s@%s;%s", m->label[0] ? m->label : m->release, m->date, r->key);
+			for (k = 0; k < (size_t)s->nuser + s->nkernel; k++)
+				folded_frame(f, p->frames[p->pool[s->off + k]], k >= s->nuser);
+			fprintf(f, " %llu\n", (unsigned long long)s->count);
+		}
+	}
+}
+
 int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
 {
 	struct pp_run *runs;
-	bool csv = false, lava = false;
+	bool csv = false, lava = false, folded = false;
 	char *buf = NULL;
 	size_t n, len = 0, i;
 	FILE *f;
@@ -139,8 +177,10 @@ int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
 			csv = true;
 		else if (cli->copts[c].val == PP_OPT_EXPORT_LAVA)
 			lava = true;
-	if (csv == lava)
-		return pp_usage_err("export: say the format: --csv or --lava");
+		else if (cli->copts[c].val == PP_OPT_EXPORT_FOLDED)
+			folded = true;
+	if (csv + lava + folded != 1)
+		return pp_usage_err("export: say the format: --csv, --lava or --folded, one of them");
 	if (argc < 1)
 		return pp_usage_err("export: give one or more result files, directories or labels");
 	if (cli->json)
@@ -160,6 +200,9 @@ int pp_cmd_export(struct pp_cli *cli, int argc, char **argv)
 	}
 	if (lava) {
 		export_lava(f, &runs[0]);
+	} else if (folded) {
+		for (i = 0; i < n; i++)
+			export_folded(f, &runs[i]);
 	} else {
 		fputs("label,release,date,host,key,unit,value,median,min,max,mean,cv_pct,n,noisy\r\n", f);
 		for (i = 0; i < n; i++)
