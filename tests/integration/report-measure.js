@@ -11,6 +11,25 @@ addEventListener("load", function () {
 		       Math.round(r.height) + " " +
 		       s.querySelectorAll("rect.bar, path").length);
 	});
+	// a flame graph's labels: "labels ID LABELS OVER", OVER those whose
+	// text the browser drew beyond their frame's box
+	document.querySelectorAll("svg.chart").forEach(function (s) {
+		var n = 0, over = 0;
+
+		s.querySelectorAll("g.frame").forEach(function (g) {
+			var t = g.querySelector("text"), r = g.querySelector("rect"), b;
+
+			if (!t)
+				return;
+			n++;
+			b = t.getBBox();
+			if (b.x < r.x.baseVal.value - 0.5 ||
+			    b.x + b.width > r.x.baseVal.value + r.width.baseVal.value + 0.5)
+				over++;
+		});
+		if (s.querySelector("g.frame"))
+			o.push("labels " + s.id + " " + n + " " + over);
+	});
 	// each table's box: "box ID-or-caption SCROLLWIDTH CLIENTWIDTH MAIN",
 	// MAIN 1 unless it is folded in a <details> (every key) or a detail
 	// beside the verdicts (the kernel view): those may scroll

@@ -5,9 +5,11 @@
 # person sees it in a browser (headless Chromium): a screenshot that is
 # not blank, every chart there with a size, and no sideways scrolling on
 # a phone-wide window.  --format svg writes well-formed SVG files; export
-# --csv gives every result once with the figures of the JSON.
+# --csv gives every result once with the figures of the JSON.  Sampled
+# profiles made up for it (flame-runs.py) give the differential flame
+# graphs known figures: what flame-check.py asserts of them.
 . "$(dirname "$0")/tap.sh"
-NTESTS=25
+NTESTS=34
 plan $NTESTS
 
 pp() { "$PERFPROBE" --no-save "$@"; }
@@ -75,6 +77,28 @@ assert '<td>virtual</td>' in runs and '<td>emulated</td>' in runs and '>969' not
 assert 'Not compared: one counted instructions' in p
 " "$T_TMP/e.html" "$(jq -r .meta.label "$FX/icount-A-1.json")"
 
+# sampled profiles, made up to known figures (flame-runs.py): a
+# differential flame graph for each key compare calls changed whose both
+# sides have profiles, and the profile of each run folded under it
+F=$T_TMP/flame
+"$(dirname "$0")/flame-runs.py" "$FX/icount-A-1.json" "$F"
+pp report "$F/base" "$F/new" -o "$F/r.html" 2>"$T_TMP/e"
+ok $? "report of two sides of two runs with sampled profiles exits 0$(sed 's/^/ /' "$T_TMP/e")"
+pp report --format svg "$F/base" "$F/new" -o "$F/svg" 2>"$T_TMP/e"
+ok $? "... and with --format svg$(sed 's/^/ /' "$T_TMP/e")"
+FC=$(dirname "$0")/flame-check.py
+check "a differential flame graph for the two keys changed with profiles on both sides, none for a key with one side's or an unchanged one" \
+	"$FC" "$F/svg" graphs
+check "... every frame on one frame of the row below, a frame's children no wider than it" \
+	"$FC" "$F/svg" nesting
+check "... red where a path grew, blue where it shrank, grey where it did not, redder the more" \
+	"$FC" "$F/svg" colours
+check "... a frame's tooltip has both sides' time, the change and its interval" \
+	"$FC" "$F/svg" tips
+check "each run's profile (its graph, its top functions) folded under the graph, closed" sh -c \
+	"'$FC' '$F/svg' runs && [ \$(grep -c '<details class=\"profiles\"><summary>The profile of each run: 2 base, 2 new' '$F/r.html') -eq 2 ] &&
+	 [ \$(grep -c '<caption>Top kernel functions by own time' '$F/r.html') -eq 8 ]"
+
 # in a browser: a script of the test's own, added to a copy, measures
 # every chart where the page lays it out
 command -v chromium >/dev/null || skip_rest "no chromium (scripts/install-deps.sh)"
@@ -107,6 +131,22 @@ wide=$(awk '$1 == "box" && $5 == 1 && $3 > $4 + 1 { printf " %s (%d > %d)", $2, 
 	"$T_TMP/measure-1280")
 ok $([ -z "$wide" ] && grep -q '^box ' "$T_TMP/measure-1280"; echo $?) \
 	"at 1280 pixels no main table scrolls sideways in its box${wide:+:$wide}"
+# the flame graphs where the browser lays them out: each with a size,
+# every label within its frame
+python3 -c 'import sys; p, js = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+sys.stdout.write(p.replace("</body>", "<script>" + js + "</script></body>"))' \
+	"$F/r.html" "$(dirname "$0")/report-measure.js" >"$T_TMP/fm.html"
+chrome --window-size=1280,800 --virtual-time-budget=3000 --dump-dom "file://$T_TMP/fm.html" |
+	sed -n '/id="pp-measure"/,/<\/pre>/p' | sed 's/<[^>]*>//g' >"$T_TMP/measure-flame"
+grep '^labels flame' "$T_TMP/measure-flame" | sed 's/^/# /'
+ok $(awk '$1 == "chart" && $2 ~ /^(flame|prof)-/ && $3 > 100 && $4 > 50 { c++ }
+	$1 == "labels" { n += $3; over += $4 } END { exit !(c == 10 && n > 0 && over == 0) }' \
+	"$T_TMP/measure-flame"; echo $?) \
+	"the 10 flame graphs laid out with a size, no label drawn beyond its frame"
+rm -f "$T_TMP/shot-flame.png"
+chrome --window-size=1280,2400 --screenshot="$T_TMP/shot-flame.png" "file://$F/r.html" >/dev/null
+"$(dirname "$0")/png-blank.py" "$T_TMP/shot-flame.png" 1280
+ok $? "screenshot of the flame graphs' page at 1280 pixels wide: not blank"
 # screenshots, at desktop and phone width: not blank
 for w in 1000 390; do
 	rm -f "$T_TMP/shot-$w.png"

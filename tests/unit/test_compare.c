@@ -878,6 +878,91 @@ static void test_profile_diff(void **state)
 	pp_run_free(&new[1]);
 }
 
+/* The node of t at the path of names (root first), or NONE. */
+static uint32_t tree_at(const struct pp_pdiff_tree *t, const char *const *path, size_t n)
+{
+	uint32_t at = 0, c;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		for (c = t->v[at].child; c != PP_PDIFF_NONE && strcmp(t->v[c].name, path[i]);
+		     c = t->v[c].next)
+			;
+		if (c == PP_PDIFF_NONE)
+			return PP_PDIFF_NONE;
+		at = c;
+	}
+	return at;
+}
+
+/*
+ * The sides' kernel stacks as one call tree, the runs of a side summed
+ * (the report draws it): a path's samples on each side, a node's at
+ * least its children's, and the functions compare names are the leaves'
+ * own samples.
+ */
+static void test_profile_tree(void **state)
+{
+	static const char *const seccomp[] = { "do_syscall_64", "syscall_trace_enter",
+					       "__seccomp_filter" };
+	static const char *const getppid[] = { "do_syscall_64", "__x64_sys_getppid" };
+	struct pp_run base[1], new[2];
+	struct pp_pdiff_tree t;
+	struct pp_cmp_pool *p;
+	uint64_t b, nw, cb, cn;
+	uint32_t i, c;
+	size_t n;
+
+	(void)state;
+	pp_run_init(&base[0]);
+	pp_run_init(&new[0]);
+	pp_run_init(&new[1]);
+	add(&base[0], "lat_syscall-null", "us", PP_LOWER_IS_BETTER, 1, 1.1);
+	add(&new[0], "lat_syscall-null", "us", PP_LOWER_IS_BETTER, 1.5, 1.6);
+	add(&new[1], "lat_syscall-null", "us", PP_LOWER_IS_BETTER, 1.5, 1.6);
+	prof(&base[0], "lat_syscall-null", 1000, 400, 0, 500);
+	prof(&new[0], "lat_syscall-null", 1500, 160, 100, 300);
+	prof(&new[1], "lat_syscall-null", 1500, 150, 0, 300);
+	assert_int_equal(pp_cmp_pool(base, 1, new, 2, &p, &n), 0);
+	assert_int_equal(pp_pdiff_tree(&p[0], &t), 0);
+
+	/* the root: every kernel sample; user samples are in no node */
+	assert_int_equal(t.v[0].base, 400);
+	assert_int_equal(t.v[0].new, 410);
+	i = tree_at(&t, getppid, 2);
+	assert_int_not_equal(i, PP_PDIFF_NONE);
+	assert_int_equal(t.v[i].base, 400);
+	assert_int_equal(t.v[i].new, 310);
+	i = tree_at(&t, seccomp, 3);
+	assert_int_not_equal(i, PP_PDIFF_NONE);
+	assert_int_equal(t.v[i].base, 0);
+	assert_int_equal(t.v[i].new, 100);
+	assert_int_equal(t.v[t.v[i].parent].new, 100);
+	/* one node a path: do_syscall_64 once, under the root */
+	i = tree_at(&t, seccomp, 1);
+	assert_int_equal(t.v[0].child, i);
+	assert_int_equal(t.v[i].next, PP_PDIFF_NONE);
+	pp_pdiff_self(&t, i, &b, &nw);
+	assert_int_equal(b, 0);
+	assert_int_equal(nw, 0);
+	/* a parent before its children; their samples within its */
+	for (i = 0; i < t.n; i++) {
+		cb = cn = 0;
+		for (c = t.v[i].child; c != PP_PDIFF_NONE; c = t.v[c].next) {
+			assert_true(c > i);
+			assert_int_equal(t.v[c].parent, i);
+			cb += t.v[c].base;
+			cn += t.v[c].new;
+		}
+		assert_true(cb <= t.v[i].base && cn <= t.v[i].new);
+	}
+	pp_pdiff_tree_free(&t);
+	pp_cmp_pool_free(p, n);
+	pp_run_free(&base[0]);
+	pp_run_free(&new[0]);
+	pp_run_free(&new[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -898,6 +983,7 @@ int main(void)
 		cmocka_unit_test(test_one_run_assumed),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_profile_diff),
+		cmocka_unit_test(test_profile_tree),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_emulation_warnings),
 	};

@@ -42,4 +42,46 @@ struct pp_pdiff {
  */
 int pp_pdiff(const struct pp_cmp_pool *p, struct pp_pdiff *out);
 
+/*
+ * base and new samples of something (a function, a call path) as d's
+ * sides stand for them: each side's CPU time per operation, the change
+ * and its 95% interval into f (its name and path untouched).
+ */
+void pp_pdiff_change(const struct pp_pdiff *d, uint64_t base, uint64_t new,
+		     struct pp_pdiff_fn *f);
+
+/*
+ * Kernel call stacks merged into one tree, a node a distinct path from
+ * the kernel's entry, with the samples whose stacks pass through it on
+ * each side: a node's samples are at least the sum of its children's,
+ * the rest are its own (it was the leaf).  Node 0 is the root, every
+ * kernel sample with a stack; a node comes after its parent.
+ */
+#define PP_PDIFF_NONE	UINT32_MAX
+
+struct pp_pdiff_node {
+	const char *name;		/* into a profile; NULL for the root */
+	uint32_t parent, child, next;	/* first child, next sibling; or NONE */
+	uint64_t base, new;		/* samples through it */
+};
+
+struct pp_pdiff_tree {
+	struct pp_pdiff_node *v;
+	size_t n, cap;
+};
+
+/* p's kernel stacks into t (new: on the new side): 0 or -ENOMEM. */
+int pp_pdiff_tree_add(struct pp_pdiff_tree *t, const struct pp_prof *p, bool new);
+
+/*
+ * Both sides of pool p into t (empty), every run's profile summed into
+ * its side, the pooling pp_pdiff() takes its functions from: 0 or
+ * -ENOMEM.  Its names point into the runs' profiles.
+ */
+int pp_pdiff_tree(const struct pp_cmp_pool *p, struct pp_pdiff_tree *t);
+void pp_pdiff_tree_free(struct pp_pdiff_tree *t);
+
+/* A node's own samples: where it was the leaf. */
+void pp_pdiff_self(const struct pp_pdiff_tree *t, uint32_t i, uint64_t *base, uint64_t *new);
+
 #endif /* PP_PROFDIFF_H */

@@ -5,8 +5,10 @@
  * and kernels, the comparability warnings, the LMBench summary tables
  * with the runs as rows, the memory-latency curve, bars of bandwidths and
  * latencies with their spread, and with two or more runs each against
- * the first: the compare verdicts, a chart of the changes and the
- * kernel-view deltas; the copy sweep and timer lateness where given.  In
+ * the first: the compare verdicts, a chart of the changes, the
+ * kernel-view deltas and, for a changed key with sampled profiles, a
+ * differential flame graph of where its kernel time went and each run's
+ * profile; the copy sweep and timer lateness where given.  In
  * SVG mode the charts are files instead.  The command is reportcmd.c;
  * Documentation/report.rst.
  */
@@ -23,6 +25,7 @@
 #include "report/compare.h"
 #include "report/comparison.h"
 #include "report/guide.h"
+#include "report/profdiff.h"
 #include "report/summary.h"
 #include "report/svg.h"
 #include "bench.h"
@@ -1172,6 +1175,332 @@ static void compare_table(FILE *f, const struct pp_comparison *c)
 	fputs("</tbody></table></div></details>\n", f);
 }
 
+/* --- where in the kernel a changed key's time went: flame graphs --- */
+
+/* "+600 ns", "-1.2 us" */
+static void signed_ns(char *buf, size_t size, double ns)
+{
+	char t[PP_NUM_LEN + 4];
+
+	pp_fmt_ns(t, sizeof(t), ns);
+	snprintf(buf, size, "%s%s", ns >= 0 ? "+" : "", t);
+}
+
+/*
+ * A flame graph of a call tree t: the differential one of both sides
+ * (d set: each node's change as compare's figures have it), or one run's
+ * (k: the run's profile).  A frame a node, its index the node's.
+ */
+struct flame {
+	char title[320], id[48];
+	const struct pp_pdiff_tree *t;
+	const struct pp_pdiff *d;
+	struct pp_pdiff_fn *ch;		/* d: each node's times and change */
+	const struct pp_kside *k;	/* else: the run's */
+	struct pp_svg_frame *f;
+};
+
+static const char *node_name(const struct pp_pdiff_tree *t, size_t i)
+{
+	return t->v[i].name ? t->v[i].name : "all kernel time";
+}
+
+static void flame_tip(FILE *f, size_t i, const void *arg)
+{
+	const struct flame *fl = arg;
+	const struct pp_pdiff_tree *t = fl->t;
+	char a[PP_NUM_LEN + 8], b[PP_NUM_LEN + 8], c[PP_NUM_LEN + 8], e[PP_NUM_LEN + 8];
+	uint64_t sb, sn;
+	double se;
+
+	pp_html_esc(f, node_name(t, i));
+	pp_pdiff_self(t, (uint32_t)i, &sb, &sn);
+	if (fl->d) {
+		const struct pp_pdiff_fn *x = &fl->ch[i];
+
+		pp_fmt_ns(a, sizeof(a), x->base_ns);
+		pp_fmt_ns(b, sizeof(b), x->new_ns);
+		signed_ns(c, sizeof(c), x->delta);
+		fprintf(f, "\nbase %s/op, new %s/op: %s/op", a, b, c);
+		signed_ns(a, sizeof(a), x->lo);
+		signed_ns(b, sizeof(b), x->hi);
+		fprintf(f, " [%s..%s]%s\n%llu and %llu samples, %llu and %llu its own", a, b,
+			x->beyond ? "" : ", within the sampling error",
+			(unsigned long long)t->v[i].base, (unsigned long long)t->v[i].new,
+			(unsigned long long)sb, (unsigned long long)sn);
+		return;
+	}
+	pp_fmt_ns(a, sizeof(a), pp_prof_cpu_ns((double)t->v[i].new, fl->k->prof->sample_ns,
+					       fl->k->prof_ops, &se));
+	pp_fmt_ns(e, sizeof(e), pp_prof_cpu_ns((double)sn, fl->k->prof->sample_ns,
+					       fl->k->prof_ops, &se));
+	fprintf(f, "\n%s/op, %s/op its own (%llu samples, %llu its own)", a, e,
+		(unsigned long long)t->v[i].new, (unsigned long long)sn);
+}
+
+static int flame_draw(FILE *f, const void *arg)
+{
+	const struct flame *fl = arg;
+	struct pp_svg_flame g = {
+		.id = fl->id, .title = fl->title, .f = fl->f, .n = fl->t->n, .diff = !!fl->d,
+		.legend = "width: CPU time per operation; colours tell frames apart",
+		.tip = flame_tip, .arg = fl,
+	};
+
+	return pp_svg_flame(f, &g);
+}
+
+/*
+ * The frames of fl's tree: a node's width its CPU time per operation,
+ * the mean of the two sides' in a differential graph (so that what one
+ * side lacks still shows), coloured by its change against the key's;
+ * grey where the change is within its sampling error or under 2% of
+ * the key's.  0 or -ENOMEM.
+ */
+static int flame_frames(struct flame *fl)
+{
+	const struct pp_pdiff_tree *t = fl->t;
+	const struct pp_pdiff *d = fl->d;
+	double scale = d ? fabs(d->op_delta) : 0, se;
+	size_t i;
+
+	fl->f = calloc(t->n ? t->n : 1, sizeof(*fl->f));
+	fl->ch = d ? calloc(t->n ? t->n : 1, sizeof(*fl->ch)) : NULL;
+	if (!fl->f || (d && !fl->ch))
+		return -ENOMEM;
+	for (i = 0; d && i < t->n; i++)
+		pp_pdiff_change(d, t->v[i].base, t->v[i].new, &fl->ch[i]);
+	/* no change of the key to measure against: the largest of a frame's */
+	for (i = 0; d && !(scale > 0) && i < t->n; i++)
+		scale = fmax(scale, fabs(fl->ch[i].delta));
+	for (i = 0; i < t->n; i++) {
+		struct pp_svg_frame *fr = &fl->f[i];
+
+		fr->name = node_name(t, i);
+		fr->parent = i ? t->v[i].parent : PP_SVG_ROOT;
+		if (d) {
+			const struct pp_pdiff_fn *x = &fl->ch[i];
+			double rel = scale > 0 ? x->delta / scale : 0;
+
+			fr->w = (x->base_ns + x->new_ns) / 2;
+			pp_svg_diff_fill(fr->fill, x->beyond && fabs(rel) >= 0.02 ? rel : 0);
+		} else {
+			fr->w = pp_prof_cpu_ns((double)t->v[i].new, fl->k->prof->sample_ns,
+					       fl->k->prof_ops, &se);
+			pp_svg_name_fill(fr->fill, fr->name);
+		}
+		if (!isfinite(fr->w))
+			fr->w = 0;
+	}
+	return 0;
+}
+
+static void flame_free(struct flame *fl)
+{
+	free(fl->f);
+	free(fl->ch);
+	fl->f = NULL;
+	fl->ch = NULL;
+}
+
+/* compare's functions whose own time changed most, under the graph. */
+static void pdiff_table(FILE *f, const struct pp_pdiff *d)
+{
+	char a[PP_NUM_LEN + 8], b[PP_NUM_LEN + 8], c[3 * PP_NUM_LEN + 64];
+	size_t i;
+
+	if (!d->nfn)
+		return;
+	fputs("<div class=\"scroll detail\"><table class=\"kv pdiff\">\n<caption>The kernel "
+	      "functions whose own time changed most (as compare lists them)</caption>\n"
+	      "<thead><tr>", f);
+	th(f, "l", "function");
+	th(f, NULL, "base /op");
+	th(f, NULL, "new /op");
+	th(f, NULL, "change [95% interval]");
+	th(f, "l", "path where it took longer");
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (i = 0; i < d->nfn; i++) {
+		const struct pp_pdiff_fn *x = &d->fn[i];
+		char lo[PP_NUM_LEN + 8], hi[PP_NUM_LEN + 8];
+
+		fputs("<tr>", f);
+		td(f, "l", x->name);
+		pp_fmt_ns(a, sizeof(a), x->base_ns);
+		td(f, NULL, a);
+		pp_fmt_ns(b, sizeof(b), x->new_ns);
+		td(f, NULL, b);
+		signed_ns(a, sizeof(a), x->delta);
+		signed_ns(lo, sizeof(lo), x->lo);
+		signed_ns(hi, sizeof(hi), x->hi);
+		snprintf(c, sizeof(c), "%s [%s..%s]%s", a, lo, hi, x->beyond ? "" : " (noise)");
+		td(f, !x->beyond ? NULL : x->delta > 0 ? "regression" : "improvement", c);
+		td(f, "l why", x->path);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+}
+
+/* The run of side s whose result k is, or NULL. */
+static const struct pp_run *run_of(const struct pp_side *s, const char *key,
+				   const struct pp_kside *k)
+{
+	size_t i;
+
+	for (i = 0; i < s->npaths; i++) {
+		const struct pp_result *r = pp_run_find(&s->runs[i], key);
+
+		if (r && &r->k == k)
+			return &s->runs[i];
+	}
+	return NULL;
+}
+
+/* One run's profile: its top functions by own time, with their paths. */
+static void prof_table(FILE *f, const struct pp_kside *k)
+{
+	const struct pp_prof *p = k->prof;
+	char buf[PP_NUM_LEN + 8], path[PP_PROF_PATH_MAX];
+	struct pp_prof_fn *fn;
+	size_t n, i;
+	double se;
+
+	if (pp_prof_functions(p, &fn, &n))
+		return;
+	fputs("<div class=\"scroll detail\"><table class=\"kv\">\n<caption>Top kernel functions "
+	      "by own time</caption>\n<thead><tr>", f);
+	th(f, "l", "function");
+	th(f, NULL, "own /op");
+	th(f, NULL, "with callees /op");
+	th(f, "l", "most common path");
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (i = 0; i < n && i < PP_PROF_TOP && fn[i].self; i++) {
+		fputs("<tr>", f);
+		td(f, "l", p->frames[fn[i].frame]);
+		pp_fmt_ns(buf, sizeof(buf), pp_prof_cpu_ns((double)fn[i].self, p->sample_ns,
+							   k->prof_ops, &se));
+		td(f, NULL, buf);
+		pp_fmt_ns(buf, sizeof(buf), pp_prof_cpu_ns((double)fn[i].total, p->sample_ns,
+							   k->prof_ops, &se));
+		td(f, NULL, buf);
+		pp_prof_path(p, fn[i].frame, true, path, sizeof(path));
+		td(f, "l why", path);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+	free(fn);
+}
+
+/* Run i of a side's profiles of key, k: its flame graph and its top functions. */
+static void run_profile(struct report *rp, const struct pp_side *s, bool new, size_t i,
+			const char *key, const struct pp_kside *k, const char *id)
+{
+	const struct pp_run *run = run_of(s, key, k);
+	struct pp_pdiff_tree t = { 0 };
+	struct flame fl = { .t = &t, .k = k };
+	int err;
+
+	err = pp_pdiff_tree_add(&t, k->prof, true);
+	if (!err)
+		err = flame_frames(&fl);
+	if (err) {
+		rp->err = err;
+		goto out;
+	}
+	snprintf(fl.title, sizeof(fl.title), "%s, %s run %zu: %s %s", key, new ? "new" : "base",
+		 i + 1, run ? run_name(run) : "?", run ? run->meta.date : "");
+	snprintf(fl.id, sizeof(fl.id), "%s", id);
+	chart(rp, fl.id, "The run's kernel call stacks, root at the bottom, a frame as wide as "
+	      "its CPU time per operation.", flame_draw, &fl);
+	prof_table(rp->f, k);
+out:
+	flame_free(&fl);
+	pp_pdiff_tree_free(&t);
+}
+
+/* Each run's profile of the key, folded: its flame graph and its top functions. */
+static void run_profiles(struct report *rp, const struct pp_comparison *c, size_t j, size_t row)
+{
+	const struct pp_cmp_pool *p = c->rows[row].pool;
+	size_t side, i, n = 0;
+	char id[48];
+
+	fprintf(rp->f, "<details class=\"profiles\"><summary>The profile of each run: %zu base, "
+		"%zu new</summary>\n", p->nbase_prof, p->nnew_prof);
+	for (side = 0; side < 2; side++) {
+		const struct pp_kside *const *k = side ? p->new_prof : p->base_prof;
+
+		for (i = 0; i < (side ? p->nnew_prof : p->nbase_prof); i++, n++) {
+			snprintf(id, sizeof(id), "prof-%zu-%zu-%zu", j, row, n);
+			run_profile(rp, side ? c->new : c->base, side, i, p->key, k[i], id);
+		}
+	}
+	fputs("</details>\n", rp->f);
+}
+
+/* A changed key with profiles on both sides: its differential flame graph. */
+static void key_flame(struct report *rp, const struct pp_comparison *c, size_t j, size_t row)
+{
+	const struct pp_cmp_row *r = &c->rows[row];
+	char delta[PP_NUM_LEN + 8], cap[512];
+	struct pp_pdiff_tree t;
+	struct pp_pdiff d;
+	struct flame fl = { .t = &t, .d = &d };
+	int err;
+
+	if (pp_pdiff(r->pool, &d))
+		return;
+	err = pp_pdiff_tree(r->pool, &t);
+	if (!err)
+		err = flame_frames(&fl);
+	if (err) {
+		rp->err = err;
+		goto out;
+	}
+	fprintf(rp->f, "<h4 id=\"flame-%zu-%zu\">", j, row);
+	pp_html_esc(rp->f, r->pool->key);
+	fprintf(rp->f, ": <span class=\"%s\">%s, %+.1f%%</span></h4>\n", verdict_css(r),
+		pp_verdict_name(r->st.verdict), r->st.change_pct);
+	snprintf(fl.title, sizeof(fl.title), "%s: where the kernel time changed", r->pool->key);
+	snprintf(fl.id, sizeof(fl.id), "flame-%zu-%zu-g", j, row);
+	signed_ns(delta, sizeof(delta), d.op_delta);
+	snprintf(cap, sizeof(cap), "Both sides' kernel call stacks, root at the bottom, a "
+		 "frame as wide as its CPU time per operation averaged over the sides; red "
+		 "grew, blue shrank, the deeper the more of the key's %s/op change; grey: "
+		 "within the sampling error.  %llu and %llu samples; a frame's tooltip has its "
+		 "figures.", delta, (unsigned long long)d.base_samples,
+		 (unsigned long long)d.new_samples);
+	chart(rp, fl.id, cap, flame_draw, &fl);
+	pdiff_table(rp->f, &d);
+	run_profiles(rp, c, j, row);
+out:
+	flame_free(&fl);
+	pp_pdiff_tree_free(&t);
+}
+
+/* Every key compare calls changed whose both sides have profiles. */
+static void flames(struct report *rp, const struct pp_comparison *c, size_t j)
+{
+	bool intro = false;
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct pp_cmp_row *r = &c->rows[i];
+
+		if (!r->ok || !r->pool->nbase_prof || !r->pool->nnew_prof ||
+		    (r->st.verdict != PP_VERDICT_REGRESSION &&
+		     r->st.verdict != PP_VERDICT_IMPROVEMENT))
+			continue;
+		if (!intro)
+			fputs("<p>Where in the kernel the changed keys' time went: a differential "
+			      "flame graph of each, from the sampled profiles pooled as "
+			      "<code>compare</code> pools them (Documentation/report.rst).</p>\n",
+			      rp->f);
+		intro = true;
+		key_flame(rp, c, j, i);
+	}
+}
+
 static void compare(struct report *rp)
 {
 	struct changes *ch;
@@ -1199,6 +1528,7 @@ static void compare(struct report *rp)
 		chart(rp, ch->id, buf, changes_draw, ch);
 		compare_table(rp->f, c);
 		kernel_deltas(rp->f, c->rows, c->nrows);
+		flames(rp, c, j + 1);
 	}
 	fputs("</section>\n", rp->f);
 	free(ch);

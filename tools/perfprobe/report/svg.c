@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -740,4 +741,250 @@ int pp_svg_changes(FILE *f, const struct pp_svg_changes *c)
 		change_row(f, &p, &c->rows[i], i);
 	fputs("</svg>\n", f);
 	return 0;
+}
+
+/* --- flame graphs --- */
+
+#define FLAME_TOP	36.0
+#define FLAME_ROW	17.0
+#define FLAME_X0	10.0
+#define FLAME_FONT	11
+#define FLAME_MIN_W	0.5	/* a frame narrower than this is not drawn */
+#define FLAME_PAD	3.0	/* a label's room at each end of its box */
+
+/*
+ * DejaVu Sans' advance widths of ' '..'~', in 1/2048 em: a label is
+ * measured as the browser will draw it (0.6 em a character would let
+ * "mm" out of a narrow box); other bytes count as the widest, 'W'.
+ */
+static const unsigned short dejavu_w[95] = {
+	651, 821, 942, 1716, 1303, 1946, 1597, 563, 799, 799, 1024, 1716, 651, 739, 651, 690,
+	1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 690, 690, 1716, 1716, 1716,
+	1087, 2048, 1401, 1405, 1430, 1577, 1294, 1178, 1587, 1540, 604, 604, 1343, 1141, 1767,
+	1532, 1612, 1235, 1612, 1423, 1300, 1251, 1499, 1401, 2025, 1403, 1251, 1403, 799, 690,
+	799, 1716, 1024, 1024, 1255, 1300, 1126, 1300, 1260, 721, 1300, 1298, 569, 569, 1186,
+	569, 1995, 1298, 1253, 1300, 1300, 842, 1067, 803, 1298, 1212, 1675, 1212, 1212, 1075,
+	1303, 690, 1303, 1716,
+};
+
+/* The width of the first n bytes of s at FLAME_FONT, in pixels, 5% to spare. */
+static double label_w(const char *s, size_t n)
+{
+	double u = 0;
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		u += c >= ' ' && c <= '~' ? dejavu_w[c - ' '] : 2048;
+	}
+	return u / 2048 * FLAME_FONT * 1.05;
+}
+
+/*
+ * name as it fits in w pixels: whole, or its start and "...", or "" when
+ * not even a character and the dots fit.  Whole UTF-8 characters only.
+ */
+static void label_fit(char *buf, size_t size, const char *name, double w)
+{
+	size_t n = strlen(name), k;
+
+	buf[0] = '\0';
+	if (label_w(name, n) <= w) {
+		snprintf(buf, size, "%s", name);
+		return;
+	}
+	w -= label_w("...", 3);
+	for (k = 0; k < n && label_w(name, k + 1) <= w; k++)
+		;
+	while (k && ((unsigned char)name[k] & 0xc0) == 0x80)
+		k--;
+	if (k)
+		snprintf(buf, size, "%.*s...", (int)k, name);
+}
+
+/* A frame's place: x and width in pixels, its row, whether it is drawn. */
+struct flame_box {
+	double x, w;
+	unsigned int depth;
+	bool drawn;
+};
+
+struct flame_kid {
+	const char *name;
+	size_t parent, i;
+};
+
+static int cmp_kid(const void *a, const void *b)
+{
+	const struct flame_kid *x = a, *y = b;
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Every frame's box: the root across the plot, each parent's children
+ * side by side from its left edge, by name.  The deepest row drawn, or
+ * -1 when the root has no width.
+ */
+static long flame_layout(const struct pp_svg_flame *g, struct flame_box *b, double plot_w)
+{
+	struct flame_kid *k = malloc((g->n ? g->n : 1) * sizeof(*k));
+	double scale, at = 0;
+	size_t i, nk = 0, last = PP_SVG_ROOT;
+	long deepest = 0;
+
+	if (!k)
+		return -2;
+	if (!g->n || !(g->f[0].w > 0)) {
+		free(k);
+		return -1;
+	}
+	scale = plot_w / g->f[0].w;
+	b[0] = (struct flame_box){ FLAME_X0, plot_w, 0, true };
+	for (i = 1; i < g->n; i++)
+		k[nk++] = (struct flame_kid){ g->f[i].name, g->f[i].parent, i };
+	qsort(k, nk, sizeof(*k), cmp_kid);
+	for (i = 0; i < nk; i++) {
+		const struct flame_box *p = &b[k[i].parent];
+		struct flame_box *c = &b[k[i].i];
+
+		if (k[i].parent != last)
+			at = p->x;
+		last = k[i].parent;
+		c->x = at;
+		c->w = g->f[k[i].i].w * scale;
+		c->depth = p->depth + 1;
+		c->drawn = p->drawn && c->w >= FLAME_MIN_W;
+		at += c->w;
+		if (c->drawn && (long)c->depth > deepest)
+			deepest = c->depth;
+	}
+	free(k);
+	return deepest;
+}
+
+/* Dark text on a light fill, white on a dark one. */
+static const char *ink(const char *fill)
+{
+	unsigned int r = 0, gr = 0, bl = 0;
+
+	if (sscanf(fill, "#%2x%2x%2x", &r, &gr, &bl) != 3)
+		return "#111";
+	return 0.299 * r + 0.587 * gr + 0.114 * bl < 140 ? "#fff" : "#111";
+}
+
+/*
+ * Frame i in its box at row y: the tooltip, the box, the label.  The
+ * label is as long as label_w() measures it (textLength): in a font
+ * that draws it wider its letters close up rather than leave the box.
+ */
+static void flame_frame(FILE *f, const struct pp_svg_flame *g, const struct flame_box *b,
+			size_t i, double y)
+{
+	char label[256];
+
+	fputs("<g class=\"frame\"><title>", f);
+	g->tip(f, i, g->arg);
+	fprintf(f, "</title><rect class=\"frame\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+		"height=\"%.0f\" fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.5\"/>", b->x, y, b->w,
+		FLAME_ROW, g->f[i].fill);
+	label_fit(label, sizeof(label), g->f[i].name, b->w - 2 * FLAME_PAD);
+	if (label[0]) {
+		fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"%d\" fill=\"%s\" "
+			"textLength=\"%.2f\">", b->x + FLAME_PAD, y + 12, FLAME_FONT,
+			ink(g->f[i].fill), label_w(label, strlen(label)));
+		pp_html_esc(f, label);
+		fputs("</text>", f);
+	}
+	fputs("</g>\n", f);
+}
+
+/* The differential colours under the graph: blue shrank, grey, red grew. */
+static void flame_diff_legend(FILE *f, double y)
+{
+	static const double rel[] = { -1, -0.5, -0.25, 0, 0.25, 0.5, 1 };
+	static const char *const name[] = { "-100%", "-50%", "-25%", "0", "+25%", "+50%",
+					    "+100%" };
+	double x = FLAME_X0;
+	char fill[8];
+	size_t i;
+
+	text_at(f, x, y + 12, "start", "change of the frame's CPU time per operation, "
+		"of the key's change:", "fill=\"#555\" font-size=\"11\"");
+	x = PP_SVG_WIDTH - FLAME_X0 - 36 * (double)ARRAY_SIZE(rel);
+	for (i = 0; i < ARRAY_SIZE(rel); i++, x += 36) {
+		pp_svg_diff_fill(fill, rel[i]);
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"34\" height=\"14\" fill=\"%s\"/>\n",
+			x, y + 1, fill);
+		text_at(f, x + 17, y + 28, "middle", name[i], "fill=\"#555\" font-size=\"10\"");
+	}
+}
+
+int pp_svg_flame(FILE *f, const struct pp_svg_flame *g)
+{
+	const double plot_w = PP_SVG_WIDTH - 2 * FLAME_X0;
+	struct flame_box *b = calloc(g->n ? g->n : 1, sizeof(*b));
+	double bottom, h;
+	long deepest;
+	size_t i;
+
+	if (!b)
+		return -ENOMEM;
+	deepest = flame_layout(g, b, plot_w);
+	if (deepest < 0) {
+		free(b);
+		return deepest == -1 ? -EINVAL : -ENOMEM;
+	}
+	bottom = FLAME_TOP + (double)(deepest + 1) * FLAME_ROW;
+	h = bottom + (g->diff ? 44 : g->legend ? 28 : 8);
+	svg_open(f, g->id, g->title, h);
+	for (i = 0; i < g->n; i++)
+		if (b[i].drawn)
+			flame_frame(f, g, &b[i], i, bottom - (double)(b[i].depth + 1) * FLAME_ROW);
+	if (g->diff)
+		flame_diff_legend(f, bottom + 8);
+	else if (g->legend)
+		text_at(f, FLAME_X0, bottom + 20, "start", g->legend,
+			"fill=\"#555\" font-size=\"11\"");
+	fputs("</svg>\n", f);
+	free(b);
+	return 0;
+}
+
+/* Grey to the colour of a change, t of the way. */
+static void mix(char *buf, const unsigned char *to, double t)
+{
+	static const unsigned char grey[3] = { 0xd6, 0xd6, 0xd6 };
+	unsigned int c[3], k;
+
+	for (k = 0; k < 3; k++)
+		c[k] = (unsigned int)lround(grey[k] + (to[k] - grey[k]) * t);
+	snprintf(buf, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
+}
+
+void pp_svg_diff_fill(char *buf, double rel)
+{
+	static const unsigned char red[3] = { 0xd6, 0x27, 0x28 }, blue[3] = { 0x1f, 0x6f, 0xb4 };
+
+	if (!isfinite(rel) || rel == 0) {
+		mix(buf, red, 0);
+		return;
+	}
+	/* a change there is: tinted at least a fifth of the way */
+	mix(buf, rel > 0 ? red : blue, 0.2 + 0.8 * fmin(fabs(rel), 1));
+}
+
+void pp_svg_name_fill(char *buf, const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++) {
+		h ^= (unsigned char)*name;
+		h *= 16777619u;
+	}
+	/* orange to yellow: light enough for dark text */
+	snprintf(buf, 8, "#%02x%02x%02x", 230 + h % 26, 120 + (h >> 8) % 110, 40 + (h >> 16) % 50);
 }

@@ -2,7 +2,8 @@
 /*
  * The report's charts, as SVG written by hand: a line chart (log axes
  * for sizes and latencies), grouped horizontal bars with a whisker for
- * the spread, and a diverging chart of changes in percent.  Every chart
+ * the spread, a diverging chart of changes in percent, and flame graphs
+ * of call stacks (a differential one coloured by the change).  Every chart
  * has its title, axis labels with units and a legend; labels that would
  * not fit are shortened (the whole text in a <title> tooltip), never
  * drawn over each other.  Documentation/report.rst.
@@ -81,5 +82,47 @@ struct pp_svg_changes {
 
 /* 0, or -EINVAL when there is no row. */
 int pp_svg_changes(FILE *f, const struct pp_svg_changes *c);
+
+/*
+ * A flame graph: a box a frame of the call stacks, a row a depth, the
+ * root at the bottom across the whole width.  A frame is as wide as its
+ * w, its children side by side on it by name (their w within its); one
+ * under half a pixel is left out with its children.  The label is the
+ * name where it fits in its box (cut with "..." where part of it does,
+ * none where not even that), never beyond it; the tooltip is tip()'s.
+ */
+#define PP_SVG_ROOT	((size_t)-1)
+
+struct pp_svg_frame {
+	const char *name;
+	size_t parent;		/* an earlier frame; PP_SVG_ROOT for frame 0 alone */
+	double w;
+	char fill[8];		/* "#rrggbb" */
+};
+
+struct pp_svg_flame {
+	const char *id, *title;
+	const struct pp_svg_frame *f;
+	size_t n;
+	bool diff;		/* the legend: pp_svg_diff_fill()'s scale */
+	const char *legend;	/* else: one line under the graph, or NULL */
+	/* frame i's tooltip, written escaped (pp_html_esc()) */
+	void (*tip)(FILE *f, size_t i, const void *arg);
+	const void *arg;
+};
+
+/* 0, or -EINVAL when the root has no width. */
+int pp_svg_flame(FILE *f, const struct pp_svg_flame *g);
+
+/*
+ * A differential flame graph's colour for a change rel of the scale
+ * (-1: shrank by all of it, +1: grew by all of it; beyond: as much), NAN
+ * or 0 for none: grey, blue for shrank, red for grew, more saturated
+ * the larger.  buf: at least 8 bytes.
+ */
+void pp_svg_diff_fill(char *buf, double rel);
+
+/* An ordinary flame graph's colour for a name: warm, the same for the same name. */
+void pp_svg_name_fill(char *buf, const char *name);
 
 #endif /* PP_SVG_H */
