@@ -17,6 +17,11 @@
 #   --set LIST       comma-separated benchmarks (default lat_syscall,lat_pipe)
 #   --runs N         runs on each kernel (default 3)
 #   --kernel-view M  auto|kmod|bpf|off inside the guest (default kmod)
+#   --profile-samples N
+#                    each result's sampled kernel profile in the guest
+#                    gathers N samples (default 200; perfprobe's own
+#                    default, 10, is too few to tell one kernel function's
+#                    change from the sampling error)
 #   --out DIR        where the runs and the comparison go (default ./kernel-ab)
 #   --format F       compare's output: text|json|junit|ktap|lava|kcidb
 #   --icount OPTS    under TCG, QEMU's -icount OPTS (default shift=0,sleep=off):
@@ -34,6 +39,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SET=lat_syscall,lat_pipe
 RUNS=3
 KVIEW=kmod
+PROF=200
 OUT=kernel-ab
 FORMAT=text
 ICOUNT=shift=0,sleep=off
@@ -50,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--set) SET=${2:?--set needs a list}; shift 2 ;;
 	--runs) RUNS=${2:?--runs needs a number}; shift 2 ;;
 	--kernel-view) KVIEW=${2:?--kernel-view needs a mode}; shift 2 ;;
+	--profile-samples) PROF=${2:?--profile-samples needs a number}; shift 2 ;;
 	--out) OUT=${2:?--out needs a directory}; shift 2 ;;
 	--format) FORMAT=${2:?--format needs a format}; shift 2 ;;
 	--icount) ICOUNT=${2:?--icount needs QEMU -icount options}; shift 2 ;;
@@ -57,13 +64,14 @@ while [ $# -gt 0 ]; do
 	--a-append) APPEND_A=${2?--a-append needs arguments}; shift 2 ;;
 	--b-append) APPEND_B=${2?--b-append needs arguments}; shift 2 ;;
 	--) shift; EXTRA=("$@"); break ;;
-	-h|--help) sed -n '3,32p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1' (try --help)" ;;
 	*) SIDES+=("$1"); shift ;;
 	esac
 done
 [ ${#SIDES[@]} -eq 2 ] || die "give two kernels, A and B (try --help)"
 case $RUNS in ''|*[!0-9]*|0) die "--runs: '$RUNS' is not a positive number" ;; esac
+case $PROF in ''|*[!0-9]*|0) die "--profile-samples: '$PROF' is not a positive number" ;; esac
 case $SET in *[!a-z0-9_,-]*|'') die "--set: '$SET' is not a comma-separated list of benchmarks" ;; esac
 case $KVIEW in auto|kmod|bpf|off) ;; *) die "--kernel-view: '$KVIEW': say auto, kmod, bpf or off" ;; esac
 case $ICOUNT in *[!a-z0-9=,]*) die "--icount: '$ICOUNT' is not a list of QEMU -icount options" ;; esac
@@ -93,7 +101,7 @@ measure() { # LABEL SIDE APPEND
 	# names the side, as BOOT_IMAGE= names the kernel).  Under TCG:
 	# -icount on one vCPU (Documentation/emulation.rst says why).
 	TMPDIR=$OUT/work-$label PERFPROBE_VMTEST_ONLY=ab PERFPROBE_VMTEST_SEED=1 \
-		PERFPROBE_VMTEST_APPEND="pp_ab_set=$SET pp_ab_runs=$RUNS pp_ab_kview=$KVIEW perfprobe_side=$label${3:+ $3}" \
+		PERFPROBE_VMTEST_APPEND="pp_ab_set=$SET pp_ab_runs=$RUNS pp_ab_kview=$KVIEW pp_ab_prof=$PROF perfprobe_side=$label${3:+ $3}" \
 		PERFPROBE_VMTEST_ICOUNT=$ICOUNT \
 		PERFPROBE_VMTEST_TIMEOUT=$((420 + RUNS * 120)) \
 		"$ROOT/scripts/vmtest.sh" --keep $(side_args "$side") >"$OUT/$label.tap" 2>"$OUT/$label.err"

@@ -3,7 +3,7 @@
 # The perfprobe command: the Processor/Processes run, its JSON, the
 # summary of result files, exit codes and every bad input.
 . "$(dirname "$0")/tap.sh"
-plan 34
+plan 35
 
 J=$T_TMP/syscall.json
 in_netns "$PERFPROBE" --quick --json --no-save syscall >"$J" 2>"$T_TMP/err"
@@ -97,6 +97,7 @@ bad 2 "unknown command" frobnicate
 bad 2 "unknown option" --frobnicate syscall
 bad 2 "bad --repeat" --repeat zero syscall
 bad 2 "bad --cpu" --cpu 4096 syscall
+bad 2 "bad --profile-samples" --profile-samples 0 run lat_syscall
 bad 2 "unknown benchmark" run lat_nothing
 echo "not json" >"$T_TMP/bad.json"
 bad 3 "summary of a non-JSON file" summary "$T_TMP/bad.json"

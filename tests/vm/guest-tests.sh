@@ -453,6 +453,7 @@ case ",${pp_only:-}," in
 		rm -f /tmp/ab.json
 		# labelled by side and kernel: A-6.1.0-57-amd64
 		$PPC --quick --no-save --cpu 0 --kernel-view="${pp_ab_kview:-auto}" \
+			--profile-samples "${pp_ab_prof:-10}" \
 			--label "${perfprobe_side:+$perfprobe_side-}$(uname -r)" \
 			-o /tmp/ab.json run $set_list >/dev/null 2>/tmp/ab.err
 		rc=$?

@@ -15,7 +15,7 @@ B=${PERFPROBE_AB_NEW:-6.12-amd64}
 plan 10
 
 O=$T_TMP/ab
-"$ROOT/scripts/kernel-ab.sh" --runs 2 --out "$O" --format junit installed "$B" \
+"$ROOT/scripts/kernel-ab.sh" --runs 2 --profile-samples 10 --out "$O" --format junit installed "$B" \
 	>"$T_TMP/out" 2>"$T_TMP/err"
 rc=$?
 sed 's/^/# /' "$T_TMP/err" | grep -v '^# kernel-ab: \*' | tail -n 6

@@ -22,6 +22,8 @@
 
 #define PP_MAX_SAMPLES		1000
 #define PP_MAX_ROUNDS		100	/* run --rounds */
+#define PP_PROFILE_SAMPLES	10	/* --profile-samples' default */
+#define PP_MAX_PROFILE_SAMPLES	100000
 
 /* Return 0, or a negative errno after which the measurement is failed. */
 typedef int (*pp_loop_fn)(uint64_t iters, void *arg);
@@ -36,6 +38,7 @@ struct pp_opts {
 	bool full;
 	const char *tmpdir;		/* --tmpdir */
 	bool quiet;			/* --quiet: no progress */
+	unsigned int profile_samples;	/* --profile-samples, default 10 */
 };
 
 struct pp_ctx;

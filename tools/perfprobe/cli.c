@@ -158,6 +158,12 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c)
 					 optarg, PP_MAX_ROUNDS);
 		cli->opts.rounds = (unsigned int)v;
 		break;
+	case PP_OPT_PROFILE_SAMPLES:
+		if (pp_parse_u64(optarg, 1, PP_MAX_PROFILE_SAMPLES, &v))
+			return pp_usage_err("--profile-samples: '%s' is not a number from 1 to %d",
+					 optarg, PP_MAX_PROFILE_SAMPLES);
+		cli->opts.profile_samples = (unsigned int)v;
+		break;
 	case PP_OPT_CPU:
 		return check_cpu(optarg, &cli->opts.pin_cpu);
 	case PP_OPT_QUICK:
@@ -356,6 +362,7 @@ int pp_cli_parse(int argc, char **argv, struct pp_cli *cli)
 	cli->opts.rounds = 1;
 	cli->opts.target_ms = DEFAULT_TARGET_MS;
 	cli->opts.noise_pct = DEFAULT_NOISE_PCT;
+	cli->opts.profile_samples = PP_PROFILE_SAMPLES;
 	cli->opts.pin_cpu = -1;
 	cli->argc = argc;
 	cli->argv = argv;

@@ -47,12 +47,16 @@
 #define KV_MAX_PROCS	4096
 #define KV_CHUNKS	3
 /*
- * The sampled pass runs its chunks again, up to KV_PROF_ROUNDS times in
- * all, while it has fewer samples than this: a short loop (--quick), or
- * one on a machine whose other work leaves it little CPU time.
+ * The sampled pass runs its chunks again while it has fewer samples than
+ * --profile-samples (10 by default): a short loop (--quick), or one on a
+ * machine whose other work leaves it little CPU time.  Up to
+ * KV_PROF_ROUNDS times in all, and beyond that while the pass has taken
+ * less than KV_PROF_WALL times the CPU time the samples asked for stand
+ * for (N samples at PP_KPROF_HZ): a benchmark that mostly sleeps gathers
+ * few samples (cpu-clock counts CPU time), and must not run on and on.
  */
-#define KV_PROF_MIN	10
-#define KV_PROF_ROUNDS	4
+#define KV_PROF_ROUNDS		4
+#define KV_PROF_WALL		4
 /* the least kernel time a profile's line shows, ns/op (-v: every one) */
 #define KV_PROF_NS_MIN	0.01
 
@@ -69,6 +73,7 @@ static struct {
 	struct kbpf *kb;
 	size_t partners;		/* processes added to the last pass */
 	struct pp_kprof_how prof;	/* how the profile samples, or why not */
+	unsigned int prof_min;		/* --profile-samples */
 	bool prof_noted;		/* a sampled pass failed: said once */
 	struct pp_ksyms ksyms;
 	struct pp_usyms *usyms;
@@ -573,6 +578,7 @@ static int sampled_pass(const struct pp_ctx *ctx, const struct pp_kv_job *job,
 	struct pp_kprof *kp = NULL;
 	struct kv_pass more;
 	double sample_ns;
+	uint64_t until;
 	unsigned int r;
 	pid_t *set;
 	int ret, stop;
@@ -590,10 +596,12 @@ static int sampled_pass(const struct pp_ctx *ctx, const struct pp_kv_job *job,
 	free(set);
 	if (ret)
 		return ret;
+	until = pp_now_ns() + (uint64_t)KV_PROF_WALL * kv.prof_min * (1000000000ull / PP_KPROF_HZ);
 	/* the first round's timings: what sampling costs */
 	ret = run_chunks(job, p, kprof_drain, kp);
 	out->ops = p->ops;
-	for (r = 1; !ret && r < KV_PROF_ROUNDS && pp_kprof_samples(kp) < KV_PROF_MIN; r++) {
+	for (r = 1; !ret && pp_kprof_samples(kp) < kv.prof_min &&
+	     (r < KV_PROF_ROUNDS || pp_now_ns() < until); r++) {
 		ret = run_chunks(job, &more, kprof_drain, kp);
 		out->ops += more.ops;
 	}
@@ -820,6 +828,7 @@ int pp_kview_setup(struct pp_ctx *ctx, enum pp_kv_mode mode)
 
 ready:
 	kv.owner = getpid();
+	kv.prof_min = ctx->opts.profile_samples ? ctx->opts.profile_samples : PP_PROFILE_SAMPLES;
 	atexit(kv_close);
 	use_prof();
 	/* what starting and stopping a trace is seen doing by itself */
