@@ -5,8 +5,8 @@ figures every time, so that what the report draws of them is known.
 
     flame-runs.py TEMPLATE DIR
 
-TEMPLATE is a results file with lat_syscall-null, -read, -write and
-lat_pipe (tests/fixtures/emulation/icount-A-1.json); DIR gets the sides
+TEMPLATE is a results file with lat_syscall-null, -read, -write,
+-stat, -fstat and lat_pipe (tests/fixtures/emulation/icount-A-1.json); DIR gets the sides
 base/ and new/, runs 1.json and 2.json in each, labelled "base" and
 "new": compare pools a side's two runs.  Each side's runs have the same figures, half the
 side's samples each:
@@ -20,6 +20,10 @@ side's samples each:
                      vfs_write has 100 where it had 600
   lat_syscall-read   1.5 times slower, a profile on the base side alone
   lat_pipe           the same, the same profiles on both sides
+  lat_syscall-stat   the same time, its kernel code moved: 300 ns/op
+                     from filename_lookup to getname_flags (a graph)
+  lat_syscall-fstat  the same time, 40 ns/op of it new code: beyond the
+                     sampling error, below the 5% threshold (no graph)
 
 The emulation is taken out of the runs (the template's runs were
 emulated); a sample stands for 1 ms of CPU time, a run sampled 10^6
@@ -42,6 +46,11 @@ FRAMES = [
     "ksys_write",                        # 8
     "vfs_write",                         # 9
     "pipe_write",                        # 10
+    "vfs_statx",                         # 11
+    "filename_lookup",                   # 12
+    "getname_flags",                     # 13
+    "vfs_fstat",                         # 14
+    "security_inode_getattr",            # 15
 ]
 
 # per key and side: (count of one run, frames root first, user frames first)
@@ -58,6 +67,13 @@ STACKS = {
     ("lat_syscall-read", "base"): [(100, [0, 1, 2]), (100, [0])],
     ("lat_pipe", "base"): [(100, [0, 1, 2, 8, 9, 10]), (100, [0])],
     ("lat_pipe", "new"): [(100, [0, 1, 2, 8, 9, 10]), (100, [0])],
+    # the same time, its kernel code moved: 300 ns/op of 1000 from one
+    # path to another (a graph: beyond the error and the 5% threshold)
+    ("lat_syscall-stat", "base"): [(300, [0, 1, 2, 11, 12]), (100, [0])],
+    ("lat_syscall-stat", "new"): [(300, [0, 1, 2, 11, 13]), (100, [0])],
+    # the same time, 40 ns/op of new code: beyond the error, below 5%
+    ("lat_syscall-fstat", "base"): [(300, [0, 1, 2, 14]), (100, [0])],
+    ("lat_syscall-fstat", "new"): [(300, [0, 1, 2, 14]), (40, [0, 1, 2, 15]), (100, [0])],
 }
 
 FACTOR = {"lat_syscall-null": 1.5, "lat_syscall-write": 0.6, "lat_syscall-read": 1.5}

@@ -332,3 +332,14 @@ out:
 	free(l.v);
 	return err;
 }
+
+bool pp_pdiff_code_changed(const struct pp_pdiff *d, double threshold_pct)
+{
+	double op = fmax(d->base_op_ns, d->new_op_ns);
+	size_t i;
+
+	for (i = 0; i < d->nfn; i++)
+		if (d->fn[i].beyond && fabs(d->fn[i].delta) >= op * threshold_pct / 100)
+			return true;
+	return false;
+}

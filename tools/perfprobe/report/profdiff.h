@@ -43,6 +43,14 @@ struct pp_pdiff {
 int pp_pdiff(const struct pp_cmp_pool *p, struct pp_pdiff *out);
 
 /*
+ * Whether d's kernel code changed though the key's time may not have: a
+ * function's change beyond its sampling error and at least threshold_pct
+ * of one operation's untraced time (6.12-rt against 6.12: lat_pipe within
+ * 2.3%, and migrate_disable 1.35 us/op of 11.4 that 6.12 never runs).
+ */
+bool pp_pdiff_code_changed(const struct pp_pdiff *d, double threshold_pct);
+
+/*
  * base and new samples of something (a function, a call path) as d's
  * sides stand for them: each side's CPU time per operation, the change
  * and its 95% interval into f (its name and path untouched).

@@ -1192,7 +1192,7 @@ static void signed_ns(char *buf, size_t size, double ns)
  * (k: the run's profile).  A frame a node, its index the node's.
  */
 struct flame {
-	char title[320], id[48];
+	char title[320], id[72];
 	const struct pp_pdiff_tree *t;
 	const struct pp_pdiff *d;
 	struct pp_pdiff_fn *ch;		/* d: each node's times and change */
@@ -1423,7 +1423,7 @@ static void run_profiles(struct report *rp, const struct pp_comparison *c, size_
 {
 	const struct pp_cmp_pool *p = c->rows[row].pool;
 	size_t side, i, n = 0;
-	char id[48];
+	char id[72];
 
 	fprintf(rp->f, "<details class=\"profiles\"><summary>The profile of each run: %zu base, "
 		"%zu new</summary>\n", p->nbase_prof, p->nnew_prof);
@@ -1478,21 +1478,29 @@ out:
 	pp_pdiff_tree_free(&t);
 }
 
-/* Every key compare calls changed whose both sides have profiles. */
+/*
+ * Every key whose both sides have profiles and that compare calls
+ * changed, or whose kernel code changed though its time may not have
+ * (pp_pdiff_code_changed()).
+ */
 static void flames(struct report *rp, const struct pp_comparison *c, size_t j)
 {
 	bool intro = false;
+	struct pp_pdiff d;
 	size_t i;
 
 	for (i = 0; i < c->nrows; i++) {
 		const struct pp_cmp_row *r = &c->rows[i];
 
-		if (!r->ok || !r->pool->nbase_prof || !r->pool->nnew_prof ||
-		    (r->st.verdict != PP_VERDICT_REGRESSION &&
-		     r->st.verdict != PP_VERDICT_IMPROVEMENT))
+		if (!r->ok || !r->pool->nbase_prof || !r->pool->nnew_prof)
+			continue;
+		if (r->st.verdict != PP_VERDICT_REGRESSION &&
+		    r->st.verdict != PP_VERDICT_IMPROVEMENT &&
+		    (pp_pdiff(r->pool, &d) || !pp_pdiff_code_changed(&d, c->o->threshold)))
 			continue;
 		if (!intro)
-			fputs("<p>Where in the kernel the changed keys' time went: a differential "
+			fputs("<p>Where in the kernel the changed keys' time went, and which keys' "
+			      "kernel code changed though their time may not have: a differential "
 			      "flame graph of each, from the sampled profiles pooled as "
 			      "<code>compare</code> pools them (Documentation/report.rst).</p>\n",
 			      rp->f);
