@@ -84,7 +84,7 @@ for arch in $ARCHES; do
 	fi
 	t_arch=$(date +%s)
 	img=$W/img-$arch
-	PERFPROBE_VMTEST_OPTIONAL=1 nice -n 19 "$ROOT/scripts/vmtest.sh" "${vmarch[@]}" --images "$img" \
+	PERFPROBE_VMTEST_OPTIONAL=1 "$ROOT/scripts/vmtest.sh" "${vmarch[@]}" --images "$img" \
 		>"$W/images-$arch.out" 2>&1
 	if [ ! -f "$img/images.env" ]; then
 		if grep -q '^1\.\.0 # SKIP' "$W/images-$arch.out"; then
@@ -112,7 +112,7 @@ for arch in $ARCHES; do
 	# as lava-worker starts it: the output directory holds job.yaml,
 	# device.yaml, the log (lava-run's records, on stderr here) and result.yaml
 	t_job=$(date +%s)
-	nice -n 19 timeout -k 10 1500 lava-run --job-id $((id_base + n)) --output-dir "$run" \
+	timeout -k 10 1500 lava-run --job-id $((id_base + n)) --output-dir "$run" \
 		--device "$run/device.yaml" "$run/job.yaml" >"$run/stdout" 2>"$run/stderr"
 	rc=$?
 	jt=$(($(date +%s) - t_job))
@@ -192,7 +192,7 @@ EOF
 	x86_64) qargs=(-machine pc -cpu qemu64) con=ttyS0 ;;
 	arm64) qargs=(-machine virt -cpu cortex-a57) con=ttyAMA0 ;;
 	esac
-	nice -n 19 timeout -k 5 900 $qemu "${qargs[@]}" -smp 1 -m 512 -nodefaults -no-user-config \
+	timeout -k 5 900 $qemu "${qargs[@]}" -smp 1 -m 512 -nodefaults -no-user-config \
 		-display none -monitor none -no-reboot -serial "file:$W/outside-$arch.log" \
 		-kernel "$img/vmlinuz" -initrd "$img/initramfs.cpio.gz" \
 		-append "console=$con,115200 rdinit=/init pp_run=lat_syscall panic=-1 perfprobe_accel=tcg perfprobe_clock=wall" \
