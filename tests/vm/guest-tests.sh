@@ -33,6 +33,13 @@ kf() {
 		index($0, "\"key\": ") { cur = (index($0, k) > 0) }
 		cur && index($0, f) { v = $0; sub(/.*: /, "", v); sub(/,$/, "", v); print v; exit }' "$1"
 }
+# ktop FILE KEY: the first kernel function of result KEY's profile by own time
+ktop() {
+	awk -v k="\"key\": \"$2\"," '
+		index($0, "\"key\": ") { cur = (index($0, k) > 0) }
+		cur && index($0, "\"top_self\":") { top = 1 }
+		cur && top && index($0, "\"name\":") { v = $0; sub(/.*"name": "/, "", v); sub(/",?$/, "", v); print v; exit }' "$1"
+}
 # within A B PCT: |A - B| <= PCT% of B
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b > 0 && d <= b * p / 100) }'; }
 
@@ -52,6 +59,12 @@ kview_both() {
 			[ "$(kf /tmp/kv.$b lat_syscall-null syscalls_per_op)" = 1.0 ]
 		check "kernel view $b: lat_syscall-open: 2 syscalls per op ($(kf /tmp/kv.$b lat_syscall-open syscalls_per_op))" \
 			[ "$(kf /tmp/kv.$b lat_syscall-open syscalls_per_op)" = 2.0 ]
+		# the sampled profile (perf_event_open's cpu-clock), with either
+		# backend: kernel samples, the top function named from kallsyms
+		n=$(kf /tmp/kv.$b lat_syscall-null kernel_samples)
+		t=$(ktop /tmp/kv.$b lat_syscall-null)
+		check "kernel view $b: lat_syscall-null's profile has kernel samples ($n), its top function by own time named ($t)" \
+			sh -c "[ '${n:-0}' -gt 0 ] && [ -n '$t' ] && [ '${t#\[unknown}' = '$t' ]"
 	done
 	for f in lat_syscall-null lat_syscall-read lat_syscall-fstat; do
 		echo "# $f kernel ns/op: kmod $(kf /tmp/kv.kmod $f kernel_ns_per_op), bpf $(kf /tmp/kv.bpf $f kernel_ns_per_op); probes: kmod $(kf /tmp/kv.kmod $f probe_ns_per_op), bpf $(kf /tmp/kv.bpf $f probe_ns_per_op)"
