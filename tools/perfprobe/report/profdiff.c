@@ -203,6 +203,8 @@ static void merge(struct fn_list *l)
 {
 	size_t i, n = 0;
 
+	if (!l->n)
+		return;		/* l->v is NULL: no function sampled */
 	qsort(l->v, l->n, sizeof(*l->v), cmp_name);
 	for (i = 0; i < l->n; i++) {
 		if (n && !strcmp(l->v[n - 1].name, l->v[i].name)) {
