@@ -31,8 +31,10 @@ mkdir "$T_TMP/none"
 ok $([ $? -eq 3 ] && grep -q 'no result files' "$T_TMP/e"; echo $?) "a directory without runs: exit 3, said"
 
 # 80,000 results: read at all (the time is a measurement, not a check:
-# Documentation/results.rst; it took 10-15 s when reading was quadratic)
-jq '.results as $r | .results = [range(80000) | . as $i | $r[0] | .key = "lat_syscall-x\($i)"]' \
+# Documentation/results.rst; it took 10-15 s when reading was quadratic).
+# Without the kernel view: with a sampled profile each (about 4.7 KB), the
+# file would pass the 256 MiB a result file may be, which is refused.
+jq '.results as $r | .results = [range(80000) | . as $i | $r[0] | del(.kernel) | .key = "lat_syscall-x\($i)"]' \
 	"$R" >"$T_TMP/big.json"
 t0=$(date +%s%N)
 "$PERFPROBE" summary "$T_TMP/big.json" >/dev/null 2>&1
