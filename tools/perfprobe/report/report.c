@@ -1438,18 +1438,16 @@ static void run_profiles(struct report *rp, const struct pp_comparison *c, size_
 	fputs("</details>\n", rp->f);
 }
 
-/* A changed key with profiles on both sides: its differential flame graph. */
-static void key_flame(struct report *rp, const struct pp_comparison *c, size_t j, size_t row)
+/* A key with profiles on both sides, d their difference: its differential flame graph. */
+static void key_flame(struct report *rp, const struct pp_comparison *c, size_t j, size_t row,
+		      const struct pp_pdiff *d)
 {
 	const struct pp_cmp_row *r = &c->rows[row];
 	char delta[PP_NUM_LEN + 8], cap[512];
 	struct pp_pdiff_tree t;
-	struct pp_pdiff d;
-	struct flame fl = { .t = &t, .d = &d };
+	struct flame fl = { .t = &t, .d = d };
 	int err;
 
-	if (pp_pdiff(r->pool, &d))
-		return;
 	err = pp_pdiff_tree(r->pool, &t);
 	if (!err)
 		err = flame_frames(&fl);
@@ -1463,15 +1461,15 @@ static void key_flame(struct report *rp, const struct pp_comparison *c, size_t j
 		pp_verdict_name(r->st.verdict), r->st.change_pct);
 	snprintf(fl.title, sizeof(fl.title), "%s: where the kernel time changed", r->pool->key);
 	snprintf(fl.id, sizeof(fl.id), "flame-%zu-%zu-g", j, row);
-	signed_ns(delta, sizeof(delta), d.op_delta);
+	signed_ns(delta, sizeof(delta), d->op_delta);
 	snprintf(cap, sizeof(cap), "Both sides' kernel call stacks, root at the bottom, a "
 		 "frame as wide as its CPU time per operation averaged over the sides; red "
 		 "grew, blue shrank, the deeper the more of the key's %s/op change; grey: "
 		 "within the sampling error.  %llu and %llu samples; a frame's tooltip has its "
-		 "figures.", delta, (unsigned long long)d.base_samples,
-		 (unsigned long long)d.new_samples);
+		 "figures.", delta, (unsigned long long)d->base_samples,
+		 (unsigned long long)d->new_samples);
 	chart(rp, fl.id, cap, flame_draw, &fl);
-	pdiff_table(rp->f, &d);
+	pdiff_table(rp->f, d);
 	run_profiles(rp, c, j, row);
 out:
 	flame_free(&fl);
@@ -1492,11 +1490,11 @@ static void flames(struct report *rp, const struct pp_comparison *c, size_t j)
 	for (i = 0; i < c->nrows; i++) {
 		const struct pp_cmp_row *r = &c->rows[i];
 
-		if (!r->ok || !r->pool->nbase_prof || !r->pool->nnew_prof)
+		if (!r->ok || !r->pool->nbase_prof || !r->pool->nnew_prof || pp_pdiff(r->pool, &d))
 			continue;
 		if (r->st.verdict != PP_VERDICT_REGRESSION &&
 		    r->st.verdict != PP_VERDICT_IMPROVEMENT &&
-		    (pp_pdiff(r->pool, &d) || !pp_pdiff_code_changed(&d, c->o->threshold)))
+		    !pp_pdiff_code_changed(&d, c->o->threshold))
 			continue;
 		if (!intro)
 			fputs("<p>Where in the kernel the changed keys' time went, and which keys' "
@@ -1505,7 +1503,7 @@ static void flames(struct report *rp, const struct pp_comparison *c, size_t j)
 			      "<code>compare</code> pools them (Documentation/report.rst).</p>\n",
 			      rp->f);
 		intro = true;
-		key_flame(rp, c, j, i);
+		key_flame(rp, c, j, i, &d);
 	}
 }
 
