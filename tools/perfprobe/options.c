@@ -68,9 +68,10 @@ const struct pp_option pp_options[] = {
 	  "the kernel's figures for each result: auto (perfprobe.ko if loaded, else BPF), kmod, bpf, off",
 	  "auto", PP_COMP_WORDS, "auto kmod bpf off", 0 },
 	{ G, "profile-samples", 0, PP_OPT_PROFILE_SAMPLES, "N",
-	  "the kernel view's sampled profile of each result: run its pass again until it "
-	  "has N samples, or has taken 4x the CPU time they stand for (1 ms each): "
-	  "narrower intervals in compare's function by function difference", "10",
+	  "the kernel view's sampled profile of each result: its pass ends once it has "
+	  "N samples, and runs again until it has them, or has taken 4x the CPU time "
+	  "they stand for (1 ms each): narrower intervals in compare's function by "
+	  "function difference", "10",
 	  PP_COMP_NONE, NULL, 0 },
 	{ G, "verbose", 'v', PP_OPT_VERBOSE, NULL,
 	  "more detail: each result and note as measured, every kernel-view figure",

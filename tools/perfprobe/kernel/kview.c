@@ -47,8 +47,10 @@
 #define KV_MAX_PROCS	4096
 #define KV_CHUNKS	3
 /*
- * The sampled pass runs its chunks again while it has fewer samples than
- * --profile-samples (10 by default): a short loop (--quick), or one on a
+ * The sampled pass ends after the chunk that brings its samples to
+ * --profile-samples (10 by default): the profile's precision is what that
+ * option asks for, and its cost no more than that takes.  It runs its
+ * chunks again while it has fewer: a short loop (--quick), or one on a
  * machine whose other work leaves it little CPU time.  Up to
  * KV_PROF_ROUNDS times in all, and beyond that while the pass has taken
  * less than KV_PROF_WALL times the CPU time the samples asked for stand
@@ -314,7 +316,8 @@ struct kv_pass {
 
 /*
  * The job's chunks, each timed, *p their timings; between(arg) after
- * each, outside the timing.  0 or a negative errno.
+ * each, outside the timing: a positive return ends the pass there.
+ * 0 or a negative errno.
  */
 static int run_chunks(const struct pp_kv_job *job, struct kv_pass *p,
 		      int (*between)(void *), void *arg)
@@ -357,6 +360,10 @@ static int run_chunks(const struct pp_kv_job *job, struct kv_pass *p,
 		done += n;
 		if (between)
 			ret = between(arg);
+		if (ret > 0) {		/* enough: the chunks done are the pass */
+			ret = 0;
+			break;
+		}
 	}
 	p->ops = (double)done;
 	p->ns = nc ? pp_median(chunk, nc) : 0;
@@ -533,9 +540,12 @@ static void pass_failed(struct pp_ctx *ctx, int err)
 		  ctx->bench, why, err == -EBUSY ? "; is another trace running?" : "");
 }
 
+/* Between the sampled pass's chunks: 1 once it has the samples asked for. */
 static int kprof_drain(void *arg)
 {
-	return pp_kprof_drain(arg);
+	int ret = pp_kprof_drain(arg);
+
+	return ret ? ret : pp_kprof_samples(arg) >= kv.prof_min;
 }
 
 /*
