@@ -91,8 +91,9 @@ else
 	bpf_pid_prog_ids "$pid" >"$T_TMP/ours"
 	ok $([ -s "$T_TMP/ours" ]; echo $?) "SIGINT: our programs are listed while tracing ($(wc -l <"$T_TMP/ours"))"
 	[ -n "$child" ] && kill -INT "$pid"
-	# never a hang: what has not died of SIGINT in 60 s is killed (and fails)
-	( sleep 60; kill -KILL "$pid" 2>/dev/null ) &
+	# never a hang: what has not died of SIGINT in 60 s is killed (and
+	# fails); its sleep must not hold prove's pipe open once killed
+	( sleep 60; kill -KILL "$pid" 2>/dev/null ) >/dev/null 2>&1 &
 	watchdog=$!
 	wait "$pid"
 	rc=$?
