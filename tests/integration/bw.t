@@ -30,7 +30,7 @@ done
 
 plan 11
 
-"$PERFPROBE" --quick --no-save --json -o "$T_TMP/run.json" run bw_file_rd bw_mmap_rd bw_mem \
+"$PERFPROBE" --kernel-view=off --quick --no-save --json -o "$T_TMP/run.json" run bw_file_rd bw_mmap_rd bw_mem \
 	>"$T_TMP/out.json" 2>"$T_TMP/err"
 rc=$?
 check "run exits 0 (rc $rc)" test "$rc" -eq 0

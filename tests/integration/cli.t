@@ -6,7 +6,7 @@
 plan 35
 
 J=$T_TMP/syscall.json
-in_netns "$PERFPROBE" --quick --json --no-save syscall >"$J" 2>"$T_TMP/err"
+in_netns "$PERFPROBE" --kernel-view=off --quick --json --no-save syscall >"$J" 2>"$T_TMP/err"
 rc=$?
 want=$(run_rc "$J")
 ok $([ "$rc" = "$want" ]; echo $?) \
@@ -57,7 +57,7 @@ check "metadata is complete" jq -e '.meta | (.perfprobe_version | length) > 0 an
 check "progress went to stderr" grep -q '^perfprobe: \[[0-9]*/[0-9]*\] lat_syscall: 6 results' "$T_TMP/err"
 
 # text mode: the lmbench table
-in_netns "$PERFPROBE" --quick --no-save -o "$T_TMP/o.json" syscall >"$T_TMP/table" 2>/dev/null
+in_netns "$PERFPROBE" --kernel-view=off --quick --no-save -o "$T_TMP/o.json" syscall >"$T_TMP/table" 2>/dev/null
 check "table title" grep -q '^Processor, Processes - times in microseconds - smaller is better$' "$T_TMP/table"
 check "table columns" grep -q 'null null      open slct sig  sig  fork exec sh' "$T_TMP/table"
 check "-o wrote a valid result file: 13 keys, reported or skipped as too noisy" jq -e \
@@ -72,23 +72,23 @@ rows=$(awk '/^Processor, Processes/ { t = 1; next } t && /^$/ { exit } t' "$T_TM
 ok $([ "$rows" -eq 2 ]; echo $?) "summary has one row per run (got $rows)"
 
 # pinning, and where it ran is recorded
-"$PERFPROBE" --quick --no-save --json --cpu 0 run lat_syscall >"$T_TMP/pin.json" 2>/dev/null
+"$PERFPROBE" --kernel-view=off --quick --no-save --json --cpu 0 run lat_syscall >"$T_TMP/pin.json" 2>/dev/null
 check "--cpu 0: every result ran on CPU 0" jq -e '[.results[] | .cpu.first == 0 and .cpu.last == 0] | all' "$T_TMP/pin.json"
 check "--cpu 0 recorded in the options" jq -e '.meta.options.pin_cpu == 0' "$T_TMP/pin.json"
 
 # saving under the results directory
-"$PERFPROBE" --quick --results-dir "$T_TMP/res" run lat_syscall >/dev/null 2>&1
+"$PERFPROBE" --kernel-view=off --quick --results-dir "$T_TMP/res" run lat_syscall >/dev/null 2>&1
 check "run saved under <dir>/<host>/<date>/" test -n "$(find "$T_TMP/res/$(hostname)" -name '*.json' 2>/dev/null)"
 
 # a default results directory that cannot be written: said, not fatal;
 # one asked for with --results-dir: fatal
 touch "$T_TMP/notadir"
 env -u PERFPROBE_RESULTS_DIR -u XDG_DATA_HOME HOME="$T_TMP/notadir" \
-	"$PERFPROBE" --quick run lat_syscall >/dev/null 2>"$T_TMP/e"
+	"$PERFPROBE" --kernel-view=off --quick run lat_syscall >/dev/null 2>"$T_TMP/e"
 rc=$?
 ok $([ $rc -eq 0 ] && grep -q 'cannot save results' "$T_TMP/e"; echo $?) \
 	"unwritable default results directory: a warning, exit 0 (got $rc)"
-"$PERFPROBE" --quick --results-dir "$T_TMP/notadir/x" run lat_syscall >/dev/null 2>&1
+"$PERFPROBE" --kernel-view=off --quick --results-dir "$T_TMP/notadir/x" run lat_syscall >/dev/null 2>&1
 rc=$?
 ok $([ $rc -eq 1 ]; echo $?) "unwritable --results-dir: exit 1 (got $rc)"
 
@@ -110,7 +110,7 @@ check "error names the file" grep -q 'does-not-exist.json' "$T_TMP/e"
 
 # SIGINT in the middle of a run: temporary files are removed
 mkdir "$T_TMP/scratch"
-"$PERFPROBE" --no-save --tmpdir "$T_TMP/scratch" run lat_sig lat_syscall >/dev/null 2>&1 &
+"$PERFPROBE" --kernel-view=off --no-save --tmpdir "$T_TMP/scratch" run lat_sig lat_syscall >/dev/null 2>&1 &
 pid=$!
 seen=1
 for _ in $(seq 600); do	# until lat_sig has made its file (30 s at most)

@@ -21,7 +21,7 @@ good() {
 }
 
 J=$T_TMP/ctx.json
-"$PERFPROBE" -v --quick --json --no-save --cpu 0 run lat_ctx >"$J" 2>"$T_TMP/err"
+"$PERFPROBE" --kernel-view=off -v --quick --json --no-save --cpu 0 run lat_ctx >"$J" 2>"$T_TMP/err"
 rc=$?
 want=$(run_rc "$J")
 ok $([ "$rc" = "$want" ]; echo $?) \
@@ -68,7 +68,7 @@ jq -n '{results: [
 [ "$(below_0k "$T_TMP/doctored.json")" = lat_ctx-2-64k ]
 ok $? "the check names a size doctored to read below its 0k switch"
 
-"$PERFPROBE" --quick --no-save run lat_ctx >"$T_TMP/table" 2>/dev/null
+"$PERFPROBE" --kernel-view=off --quick --no-save run lat_ctx >"$T_TMP/table" 2>/dev/null
 check "text mode: the context switching table" \
 	grep -q '^Context switching - times in microseconds - smaller is better$' "$T_TMP/table"
 

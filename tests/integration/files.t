@@ -7,7 +7,7 @@
 plan 11
 
 R=$T_TMP/r.json
-"$PERFPROBE" --quick --no-save -o "$R" run lat_syscall >/dev/null 2>&1
+"$PERFPROBE" --kernel-view=off --quick --no-save -o "$R" run lat_syscall >/dev/null 2>&1
 check "a real run to alter" jq -e '.results | length >= 6' "$R"
 
 # bad NAME JQ-EDIT EXPECTED-TEXT: summary refuses it with exit 3, naming it
@@ -44,14 +44,14 @@ diag "80,000 results read in $ms ms"
 ok $rc "80,000 results read (exit $rc)"
 
 # -o into a missing directory: refused before any benchmark runs
-"$PERFPROBE" --quick --no-save -o "$T_TMP/no/such/dir/r.json" run lat_syscall >/dev/null 2>"$T_TMP/e"
+"$PERFPROBE" --kernel-view=off --quick --no-save -o "$T_TMP/no/such/dir/r.json" run lat_syscall >/dev/null 2>"$T_TMP/e"
 ok $([ $? -eq 1 ] && grep -q 'cannot write in' "$T_TMP/e" && ! grep -q 'lat_syscall-null' "$T_TMP/e"; echo $?) \
 	"-o into a missing directory fails before the run: $(head -1 "$T_TMP/e")"
 
 # A full disk: "No space left on device", and no file left behind
 mkdir "$T_TMP/small"
 if mount -t tmpfs -o size=4k tmpfs "$T_TMP/small" 2>/dev/null; then
-	"$PERFPROBE" --quick --no-save -o "$T_TMP/small/r.json" run lat_syscall >/dev/null 2>"$T_TMP/e"
+	"$PERFPROBE" --kernel-view=off --quick --no-save -o "$T_TMP/small/r.json" run lat_syscall >/dev/null 2>"$T_TMP/e"
 	rc=$?
 	ok $([ $rc -eq 1 ] && grep -q 'No space left on device' "$T_TMP/e"; echo $?) \
 		"a full disk: exit 1 (got $rc), 'No space left on device'"

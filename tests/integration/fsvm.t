@@ -17,7 +17,7 @@ done
 
 plan 10
 
-"$PERFPROBE" --quick --no-save --json -o "$T_TMP/run.json" run lat_fs lat_mmap lat_pagefault \
+"$PERFPROBE" --kernel-view=off --quick --no-save --json -o "$T_TMP/run.json" run lat_fs lat_mmap lat_pagefault \
 	>"$T_TMP/out.json" 2>"$T_TMP/err"
 rc=$?
 want=$(run_rc "$T_TMP/out.json")

@@ -10,7 +10,7 @@ plan 15
 # the second starting, then signal it
 interrupt() {
 	local sig=$1 num=$2 out=$T_TMP/$1 pid rc i
-	"$PERFPROBE" --no-save --json -o "$out.json" run lat_syscall lat_sig lat_pipe lat_ctx \
+	"$PERFPROBE" --kernel-view=off --no-save --json -o "$out.json" run lat_syscall lat_sig lat_pipe lat_ctx \
 		>"$out.stdout" 2>"$out.err" &
 	pid=$!
 	for i in $(seq 1 1500); do

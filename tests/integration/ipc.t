@@ -22,7 +22,7 @@ between() { awk -v a="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(a >= lo && a <= 
 
 # --- between processes, no network ---
 J=$T_TMP/local.json
-"$PERFPROBE" -v --quick --json --no-save run lat_pipe lat_unix bw_pipe bw_unix \
+"$PERFPROBE" --kernel-view=off -v --quick --json --no-save run lat_pipe lat_unix bw_pipe bw_unix \
 	>"$J" 2>"$T_TMP/err"
 rc=$?
 ok $(( rc == 0 ? 0 : 1 )) "lat_pipe lat_unix bw_pipe bw_unix --quick exit 0 (got $rc)"
@@ -38,7 +38,7 @@ check "where the helper ran is reported" grep -q \
 
 # --cpu: perfprobe and its helper on that CPU
 P=$T_TMP/pin.json
-"$PERFPROBE" -v --quick --json --no-save --cpu 0 run lat_pipe >"$P" 2>"$T_TMP/pin.err"
+"$PERFPROBE" --kernel-view=off -v --quick --json --no-save --cpu 0 run lat_pipe >"$P" 2>"$T_TMP/pin.err"
 check "--cpu 0: lat_pipe ran on CPU 0" \
 	jq -e '.results[0].cpu.first == 0 and .results[0].cpu.last == 0' "$P"
 check "--cpu 0: the helper ran on CPU 0 too" grep -q \
@@ -48,7 +48,7 @@ check "--cpu 0: the helper ran on CPU 0 too" grep -q \
 NET="lat_udp lat_rpc lat_tcp lat_connect bw_tcp"
 N=$T_TMP/net.json
 if unshare -n true 2>/dev/null; then
-	unshare -n sh -c 'ip link set lo up && exec "$0" --quick --json --no-save --cpu 0 run $1' \
+	unshare -n sh -c 'ip link set lo up && exec "$0" --kernel-view=off --quick --json --no-save --cpu 0 run $1' \
 		"$PERFPROBE" "$NET" >"$N" 2>"$T_TMP/net.err"
 	rc=$?
 	ok $(( rc == 0 ? 0 : 1 )) "network benchmarks on a private loopback exit 0 (got $rc)"
@@ -66,7 +66,7 @@ if unshare -n true 2>/dev/null; then
 		not_below "$N" lat_rpc-tcp lat_tcp
 	check "TCP bandwidth is plausible (10 .. 10^6 MB/s: $(v bw_tcp "$N"))" \
 		between "$(v bw_tcp "$N")" 10 1e6
-	unshare -n "$PERFPROBE" --quick --json --no-save run lat_tcp >"$T_TMP/nolo.json" 2>/dev/null
+	unshare -n "$PERFPROBE" --kernel-view=off --quick --json --no-save run lat_tcp >"$T_TMP/nolo.json" 2>/dev/null
 	rc=$?
 	ok $([ $rc -eq 4 ] && jq -e '.skipped[0].name == "lat_tcp" and
 		(.skipped[0].reason | test("lo")) and (.results | length) == 0' \
@@ -79,7 +79,7 @@ else
 fi
 
 # text mode: the lmbench tables
-"$PERFPROBE" --quick --no-save run lat_pipe lat_unix bw_pipe >"$T_TMP/table" 2>/dev/null
+"$PERFPROBE" --kernel-view=off --quick --no-save run lat_pipe lat_unix bw_pipe >"$T_TMP/table" 2>/dev/null
 check "latency table" grep -q \
 	'^\*Local\* Communication latencies in microseconds - smaller is better$' "$T_TMP/table"
 check "bandwidth table" grep -q \
@@ -88,7 +88,7 @@ check "bandwidth table" grep -q \
 # perfprobe killed: its helpers die with it (zombies are dead: not counted,
 # whoever inherits them may reap them late)
 alive() { ps -o stat= -s "$1" 2>/dev/null | grep -vc '^Z'; }
-(setsid sh -c 'echo $$ >"$1"; exec "$0" --no-save run lat_ctx' "$PERFPROBE" "$T_TMP/sid" \
+(setsid sh -c 'echo $$ >"$1"; exec "$0" --kernel-view=off --no-save run lat_ctx' "$PERFPROBE" "$T_TMP/sid" \
 	>/dev/null 2>&1 &)
 n=0
 for _ in $(seq 600); do	# until its ring is up (30 s at most)

@@ -102,7 +102,7 @@ root_clean() {
 held() {
 	local how=$1 hold=$T_TMP/hold i f n
 	: >"$hold"
-	PERFPROBE_IPSEC_PAUSE=$hold PERFPROBE_IPSEC_ALGS=aes128 "$PERFPROBE" -v --quick --json \
+	PERFPROBE_IPSEC_PAUSE=$hold PERFPROBE_IPSEC_ALGS=aes128 "$PERFPROBE" --kernel-view=off -v --quick --json \
 		--no-save run ipsec >"$T_TMP/h.json" 2>"$T_TMP/h.err" &
 	pid=$!
 	for i in $(seq 600); do
@@ -150,7 +150,7 @@ ok $([ -z "$left" ] && root_clean; echo $?) \
 
 # --- without the right to make namespaces: skipped with the reason ---
 if command -v setpriv >/dev/null; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFPROBE" --quick --json --no-save \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFPROBE" --kernel-view=off --quick --json --no-save \
 		run ipsec >"$T_TMP/np.json" 2>/dev/null
 	rc=$?
 	ok $([ $rc -eq 4 ] && jq -e '.skipped[] | select(.name == "ipsec") | .reason |
@@ -159,7 +159,7 @@ if command -v setpriv >/dev/null; then
 else
 	skip "no setpriv"
 fi
-PERFPROBE_IPSEC_ALGS=nosuch "$PERFPROBE" --quick --json --no-save run ipsec >"$T_TMP/ns.json" 2>/dev/null
+PERFPROBE_IPSEC_ALGS=nosuch "$PERFPROBE" --kernel-view=off --quick --json --no-save run ipsec >"$T_TMP/ns.json" 2>/dev/null
 rc=$?
 ok $([ $rc -eq 4 ] && jq -e '.skipped[] | select(.name == "ipsec") | .reason |
 	test("names none")' "$T_TMP/ns.json" >/dev/null; echo $?) \

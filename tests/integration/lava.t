@@ -14,7 +14,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 plan 18
 
 R=$T_TMP/r.json
-"$PERFPROBE" --quick --no-save --label "6.1+qemu-x86_64" -o "$R" run lat_syscall >/dev/null 2>&1
+"$PERFPROBE" --kernel-view=off --quick --no-save --label "6.1+qemu-x86_64" -o "$R" run lat_syscall >/dev/null 2>&1
 check "a real run written" jq -e '.results | length >= 6' "$R"
 
 # export --lava: a line a result, the median its measurement

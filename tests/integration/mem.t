@@ -20,7 +20,7 @@
 plan 17
 out=$T_TMP/out.json
 
-"$PERFPROBE" --quick --no-save --json run lat_mem_rd >"$out" 2>/dev/null
+"$PERFPROBE" --kernel-view=off --quick --no-save --json run lat_mem_rd >"$out" 2>/dev/null
 rc=$?
 ok $([ "$rc" = "$(run_rc "$out")" ]; echo $?) \
 	"perfprobe run lat_mem_rd exits as its document says (exit $rc; 4 if a point was skipped)"

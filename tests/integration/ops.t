@@ -9,7 +9,7 @@
 plan 9
 out=$T_TMP/out.json
 
-"$PERFPROBE" --quick --no-save --json run lat_ops lat_proccall lat_sem >"$out" 2>/dev/null
+"$PERFPROBE" --kernel-view=off --quick --no-save --json run lat_ops lat_proccall lat_sem >"$out" 2>/dev/null
 rc=$?
 # 4: ran, but something was skipped (no SysV IPC): checked below.
 want=$(run_rc "$out")

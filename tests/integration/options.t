@@ -9,7 +9,7 @@ plan 14
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 D=$T_TMP/results
-pp() { "$PERFPROBE" --results-dir "$D" "$@"; }
+pp() { "$PERFPROBE" --kernel-view=off --results-dir "$D" "$@"; }
 for l in 6.1 6.12 kA; do
 	pp --quick --label "$l" run lat_syscall >/dev/null 2>&1
 done

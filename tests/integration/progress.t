@@ -11,7 +11,7 @@
 plan 12
 
 command -v script >/dev/null || skip_rest "no script(1) (util-linux)"
-TERM=xterm script -qec "$PERFPROBE --quick --no-save -o $T_TMP/tty.json run lat_syscall lat_sig" \
+TERM=xterm script -qec "$PERFPROBE --kernel-view=off --quick --no-save -o $T_TMP/tty.json run lat_syscall lat_sig" \
 	/dev/null >"$T_TMP/tty" 2>&1
 rc=$?
 # 4 when a lat_sig key was skipped as too noisy (a loaded machine): the
@@ -34,7 +34,7 @@ ok $([[ $after == *$'\r\033[K'*'Processor, Processes'* ]]; echo $?) \
 # Not a terminal: the invariant, one line a benchmark besides the two
 # header lines (the kernel view, the run's plan) and the skips.
 set -- lat_syscall lat_sig lat_pipe bw_pipe
-"$PERFPROBE" --quick --no-save -o "$T_TMP/plain.json" run "$@" 2>"$T_TMP/plain" >/dev/null
+"$PERFPROBE" --kernel-view=off --quick --no-save -o "$T_TMP/plain.json" run "$@" 2>"$T_TMP/plain" >/dev/null
 ok $(! grep -q $'\033' "$T_TMP/plain" && ! grep -q $'\r' "$T_TMP/plain" &&
 	grep -q '^perfprobe: \[1/4\] lat_syscall: 6 results' "$T_TMP/plain"; echo $?) \
 	"stderr not a terminal: plain lines, no escapes"
@@ -51,16 +51,16 @@ ok $([ -z "$bad" ]; echo $?) "one line for each benchmark that measured somethin
 ok $(! grep -qE 'placement|measuring again|n=[0-9]+, cv|spread' "$T_TMP/plain"; echo $?) \
 	"no result, placement or resampling line without -v"
 
-"$PERFPROBE" -v --quick --no-save run lat_pipe 2>"$T_TMP/v" >/dev/null
+"$PERFPROBE" --kernel-view=off -v --quick --no-save run lat_pipe 2>"$T_TMP/v" >/dev/null
 ok $(grep -qE '^perfprobe: \[1/1\] lat_pipe +[0-9.]+ us +\(n=5, cv' "$T_TMP/v" &&
 	grep -q '^perfprobe: \[1/1\] lat_pipe: placement' "$T_TMP/v" &&
 	grep -q '^perfprobe: \[1/1\] lat_pipe: 1 result' "$T_TMP/v"; echo $?) \
 	"-v: each result, its placement, then the benchmark's line"
 
-TERM=xterm script -qec "$PERFPROBE --quiet --quick --no-save run lat_syscall" /dev/null >"$T_TMP/q" 2>&1
+TERM=xterm script -qec "$PERFPROBE --kernel-view=off --quiet --quick --no-save run lat_syscall" /dev/null >"$T_TMP/q" 2>&1
 ok $(! grep -aq '\[1/1\]' "$T_TMP/q" && ! grep -aq 'elapsed' "$T_TMP/q" &&
 	grep -aq '^Processor, Processes' "$T_TMP/q"; echo $?) "--quiet: no progress, the results still printed"
-"$PERFPROBE" --quiet --quick -o "$T_TMP/quiet.json" --results-dir "$T_TMP/res" run lat_syscall lat_pipe \
+"$PERFPROBE" --kernel-view=off --quiet --quick -o "$T_TMP/quiet.json" --results-dir "$T_TMP/res" run lat_syscall lat_pipe \
 	2>"$T_TMP/qe" >/dev/null
 rc=$?
 ok $([ "$rc" -eq "$(run_rc "$T_TMP/quiet.json")" ] && [ ! -s "$T_TMP/qe" ]; echo $?) \

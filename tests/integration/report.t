@@ -12,7 +12,7 @@
 NTESTS=34
 plan $NTESTS
 
-pp() { "$PERFPROBE" --no-save "$@"; }
+pp() { "$PERFPROBE" --kernel-view=off --no-save "$@"; }
 
 # usage errors: one line, exit 2
 pp report "$T_TMP/none.json" >/dev/null 2>"$T_TMP/e"

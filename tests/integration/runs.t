@@ -6,7 +6,7 @@
 plan 16
 
 D=$T_TMP/results
-pp() { "$PERFPROBE" --results-dir "$D" "$@"; }
+pp() { "$PERFPROBE" --kernel-view=off --results-dir "$D" "$@"; }
 pp --quick --cpu 1 --label kA run lat_syscall >/dev/null 2>&1
 pp --quick --cpu 1 --label kB run lat_syscall >/dev/null 2>&1
 pp --quick --cpu 1 run lat_syscall >/dev/null 2>&1

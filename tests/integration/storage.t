@@ -47,7 +47,7 @@ left=$(find "$D" -mindepth 1 | wc -l)
 ok $(( left == 0 ? 0 : 1 )) "no file left in the temporary directory ($left)"
 
 T=$T_TMP/text
-"$PERFPROBE" --quick --no-save --tmpdir "$D" run storage >"$T" 2>/dev/null
+"$PERFPROBE" --kernel-view=off --quick --no-save --tmpdir "$D" run storage >"$T" 2>/dev/null
 # the guide's heads name the filesystem ("Write EXT4 Throughput"), the run's info
 fs=$(jq -r '.info[] | select(.name == "storage-fs") | .text' "$J" | tr a-z A-Z)
 grep -q '^Table: Storage: sequential file write' "$T" && grep -q '^256k ' "$T" &&
@@ -55,7 +55,7 @@ grep -q '^Table: Storage: sequential file write' "$T" && grep -q '^256k ' "$T" &
 ok $? "the text output has the MMC/SD-style table, its heads naming the filesystem (${fs:-none})"
 
 O=$T_TMP/direct.json
-PERFPROBE_STORAGE_DIRECT=1 "$PERFPROBE" --quick --json --no-save --tmpdir "$D" run storage \
+PERFPROBE_STORAGE_DIRECT=1 "$PERFPROBE" --kernel-view=off --quick --json --no-save --tmpdir "$D" run storage \
 	>"$O" 2>/dev/null
 if jq -e '.skipped | any(.name == "storage")' "$O" >/dev/null 2>&1; then
 	skip "O_DIRECT not supported in $D"
@@ -67,7 +67,7 @@ fi
 
 # A block device that is not one: skipped with the reason, exit 4.
 N=$T_TMP/nodev.json
-PERFPROBE_STORAGE_DEV=$T_TMP "$PERFPROBE" --quick --json --no-save --tmpdir "$D" run storage \
+PERFPROBE_STORAGE_DEV=$T_TMP "$PERFPROBE" --kernel-view=off --quick --json --no-save --tmpdir "$D" run storage \
 	>"$N" 2>/dev/null
 rc=$?
 ok $(( rc == 4 ? 0 : 1 )) "PERFPROBE_STORAGE_DEV=<a directory>: exit 4 (got $rc)"
@@ -79,7 +79,7 @@ img=$T_TMP/img
 loop=""
 if [ "$(id -u)" = 0 ] && truncate -s 16M "$img" && loop=$(losetup -f --show "$img" 2>/dev/null); then
 	B=$T_TMP/dev.json
-	PERFPROBE_STORAGE_DEV=$loop "$PERFPROBE" --quick --json --no-save --tmpdir "$D" \
+	PERFPROBE_STORAGE_DEV=$loop "$PERFPROBE" --kernel-view=off --quick --json --no-save --tmpdir "$D" \
 		run storage >"$B" 2>/dev/null
 	losetup -d "$loop"
 	check "PERFPROBE_STORAGE_DEV=$loop: storage-dev-cached and -direct, >= 5 samples" \
@@ -92,7 +92,7 @@ fi
 # ^C in the middle of a transfer: the temporary directory goes with it.
 I=$T_TMP/int
 mkdir -p "$I"
-PERFPROBE_STORAGE_SIZE=1g "$PERFPROBE" --no-save --tmpdir "$I" run storage \
+PERFPROBE_STORAGE_SIZE=1g "$PERFPROBE" --kernel-view=off --no-save --tmpdir "$I" run storage \
 	>/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 100); do

@@ -62,7 +62,7 @@ ok $? "the progress line gives the array size and the cache it was sized from"
 
 # Placement: --cpu 0 puts the single-thread run on CPU 0.
 P=$T_TMP/pin.json
-PERFPROBE_STREAM_SIZE=4m "$PERFPROBE" --quick --json --no-save --cpu 0 run stream \
+PERFPROBE_STREAM_SIZE=4m "$PERFPROBE" --kernel-view=off --quick --json --no-save --cpu 0 run stream \
 	>"$P" 2>/dev/null
 check "--cpu 0: the single-thread results ran on CPU 0" \
 	jq -e '[.results[] | select(.key | test("^stream-[a-z]+(-best)?$"))] |
@@ -70,7 +70,7 @@ check "--cpu 0: the single-thread results ran on CPU 0" \
 
 # The result check: one wrong element must fail the run, loudly.
 C=$T_TMP/corrupt.json
-PERFPROBE_STREAM_CORRUPT=1 PERFPROBE_STREAM_SIZE=4m "$PERFPROBE" --quick --json --no-save \
+PERFPROBE_STREAM_CORRUPT=1 PERFPROBE_STREAM_SIZE=4m "$PERFPROBE" --kernel-view=off --quick --json --no-save \
 	run stream >"$C" 2>"$T_TMP/cerr"
 rc=$?
 ok $(( rc == 1 ? 0 : 1 )) "PERFPROBE_STREAM_CORRUPT=1: exit 1 (got $rc)"
