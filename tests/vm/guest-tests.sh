@@ -49,8 +49,6 @@ within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 kview_both() {
 	local b f
 	$PPC kernel-view status 2>&1 | sed 's/^/# /'
-	echo "# with PERFPROBE_BPF_NO_FENTRY=1:"
-	PERFPROBE_BPF_NO_FENTRY=1 $PPC kernel-view status 2>&1 | sed -n '/BPF/,$p' | sed 's/^/# /'
 	for b in kmod bpf; do
 		# 100 samples: lat_syscall-null's kernel share under TCG can be
 		# a tenth (arm64: 6 and 9 of 50), and 10 (the default) then hold
@@ -381,11 +379,11 @@ if want cli && [ -x "$PPC" ]; then
 	has "trace --all with the module: its copy kprobes counted" '^copy routines: [0-9]+ calls' /tmp/o
 	$PPC trace -- /nonexistent >/tmp/o 2>&1
 	check "perfprobe trace of a missing program exits 1" [ $? -eq 1 ]
-	$PPC --quick --no-save --json run lat_syscall >/tmp/o 2>/dev/null
-	has "run lat_syscall: auto chose the loaded module" '"source": *"kmod"' /tmp/o
-	has "kernel ns per op reported" '"kernel_ns_per_op"' /tmp/o
-	has "probe cost reported" '"probe_ns_per_op"' /tmp/o
-	$PPC --quick --no-save run lat_syscall >/tmp/o 2>/dev/null
+	# one run, its document (-o) and its text
+	$PPC --quick --no-save -o /tmp/o.json run lat_syscall >/tmp/o 2>/dev/null
+	has "run lat_syscall: auto chose the loaded module" '"source": *"kmod"' /tmp/o.json
+	has "kernel ns per op reported" '"kernel_ns_per_op"' /tmp/o.json
+	has "probe cost reported" '"probe_ns_per_op"' /tmp/o.json
 	has "text output: the kernel view block" '^Kernel view \(kmod, ' /tmp/o
 	sed -n '/^Kernel view/,/^$/p' /tmp/o | sed 's/^/# /'
 	kview_both
