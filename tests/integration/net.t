@@ -146,7 +146,7 @@ if unshare -n true 2>/dev/null; then
 	# no ::1: the IPv6 half is skipped with the reason, IPv4 still runs
 	N=$T_TMP/no6.json
 	unshare -n sh -c 'ip link set lo up && sysctl -qw net.ipv6.conf.lo.disable_ipv6=1 &&
-		PERFPROBE_NET_TESTS=tcp_rr exec "$0" --quick --json --no-save run netperf' \
+		PERFPROBE_NET_TESTS=tcp_rr exec "$0" --kernel-view=off --quick --json --no-save run netperf' \
 		"$PERFPROBE" >"$N" 2>/dev/null
 	rc=$?
 	ok $([ $rc -eq 4 ] && jq -e '(.skipped[] | select(.name == "net6") | .reason |
@@ -220,7 +220,7 @@ ok $(kill -0 "$NS_PID" 2>/dev/null; echo $?) "the netserver is still running"
 
 V=$T_TMP/veth.json
 ip netns exec "$B" env PERFPROBE_NETSERVER=192.0.2.1 PERFPROBE_NETSERVER6="[2001:db8::1]:$PORT" \
-	PERFPROBE_NET_DURATION_MS=300 "$PERFPROBE" -v --quick --json --no-save run net \
+	PERFPROBE_NET_DURATION_MS=300 "$PERFPROBE" --kernel-view=off -v --quick --json --no-save run net \
 	>"$V" 2>"$T_TMP/veth.err"
 rc=$?
 want=$(run_rc "$V")
