@@ -401,6 +401,10 @@ if [ -z "$ACCEL" ]; then
 	fi
 fi
 CPU=max
+# arm64: -cpu max's pointer authentication with QEMU's own algorithm
+# (QARMA) is most of TCG's time in a kernel that signs every return
+# address; the IMPDEF one is cheap, and the guest uses PAC the same way
+[ "$ARCH" = arm64 ] && CPU=max,pauth-impdef=on
 SEED=${PERFPROBE_VMTEST_SEED:-$(( $(date +%s) % 100000 ))}
 if [ "$ARCH" = arm64 ]; then
 	ARCHAPPEND="console=ttyAMA0,115200"
