@@ -29,8 +29,8 @@ debhelper dh-dkms dkms lintian fakeroot dpkg-dev git"
 KMOD="linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static
 cpio kmod sparse linux-source-6.1 xz-utils zstd python3 python3-yaml dwarves"
 
-# LAVA's dispatcher, which runs make check-lava's jobs (lava-run, and
-# libguestfs for the test overlay's disk): Documentation/lava.rst.
+# LAVA's dispatcher, which runs make check-lava's jobs (lava-run; cpio,
+# in KMOD, puts its test overlay into the initramfs): Documentation/lava.rst.
 LAVA="lava-dispatcher python3-jinja2 python3-yaml"
 # lava-server's device-type templates: the package is downloaded and
 # only they are unpacked (the server is not needed to run a job).

@@ -51,8 +51,7 @@ usage: $0 [--arch ARCH] [--kernel IMAGE] [--kdir TREE] [--moddir DIR]
   --timeout SEC   kill the guest after SEC seconds (default: 420, arm64 900)
   --keep          keep the work directory (initramfs, logs) and print its path
   -v              verbose: show build output and the guest console log
-  --images DIR    build the kernel's image and the initramfs, with the disk
-                  and ext2 drivers a LAVA job's test overlay needs, into DIR
+  --images DIR    build the kernel's image and the initramfs into DIR
                   (vmlinuz, initramfs.cpio.gz, images.env) and boot nothing:
                   the images a LAVA job deploys (Documentation/lava.rst)
 
@@ -361,14 +360,6 @@ exec 9>&-
 # whose drivers are modules in Debian's arm64 kernels (init.sh loads them).
 CONSOLE_MODS=()
 [ "$ARCH" = arm64 ] && CONSOLE_MODS=(--console-module virtio_mmio --console-module virtio_console)
-# The images of a LAVA job: the overlay disk LAVA attaches (virtio) and
-# its ext2 filesystem (ext4 wants crc32c), loaded by /init in its LAVA
-# mode (pp_lava).
-if [ -n "$IMAGES" ]; then
-	for m in virtio_pci virtio_blk crc32c_generic ext4; do
-		PPADD+=(--extra-module "$m")
-	done
-fi
 MKV=()
 [ "$VERBOSE" = 1 ] && MKV=(-v)
 run_logged initramfs "$ROOT/scripts/mkinitramfs.sh" --out "$WORK/initramfs.cpio.gz" \

@@ -55,16 +55,12 @@ fi
 # for the scripts that render the device and write the job too
 PY=python3
 [ -n "$why" ] || PY=$(sed -n '1s/^#! *\([^ ]*\).*/\1/p' "$(command -v lava-run)")
-[ -n "$why" ] || "$PY" -c 'import jinja2, yaml, guestfs' 2>/dev/null ||
-	why="$PY cannot import jinja2, yaml or guestfs (python3-jinja2, python3-yaml, python3-guestfs: lava-dispatcher's dependencies)"
+[ -n "$why" ] || "$PY" -c 'import jinja2, yaml' 2>/dev/null ||
+	why="$PY cannot import jinja2 or yaml (python3-jinja2, python3-yaml: lava-dispatcher's dependencies)"
+command -v cpio >/dev/null || why="no cpio (LAVA appends its test overlay to the initramfs with it)"
 [ -n "$why" ] || [ -x "$PERFPROBE" ] || why="no $PERFPROBE (make tools)"
 [ -z "$why" ] || skip_rest "LAVA cannot run here: $why"
 
-# libguestfs makes the disk with LAVA's test overlay in a QEMU appliance:
-# TCG where /dev/kvm is unusable, as it is for the guests
-if ! [ -c /dev/kvm ] || ! [ -w /dev/kvm ]; then
-	export LIBGUESTFS_BACKEND=direct LIBGUESTFS_BACKEND_SETTINGS=force_tcg
-fi
 # a time: in the TAP, and on stderr, which prove shows
 say_time() { echo "# $*"; echo "lava.t: $*" >&2; }
 id_base=$(( ($$ % 90000) + 10000 ))
@@ -133,7 +129,7 @@ for l in open(sys.argv[1]):
         continue
     m = r.get("msg")
     if r.get("lvl") == "results" and isinstance(m, dict) and m.get("definition") == "lava" \
-            and m.get("case") in ("apply-overlay-guest", "execute-qemu", "auto-login-action",
+            and m.get("case") in ("append-overlays", "execute-qemu", "auto-login-action",
                                   "login-action", "0_perfprobe", "job"):
         steps[m["case"]] = m.get("duration", "")
 print("LAVA's steps: " + ", ".join("%s %s s" % (k, v) for k, v in steps.items() if v))

@@ -21,36 +21,14 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 hostname ppvm
 
 # Booted by LAVA (pp_lava on the command line, Documentation/lava.rst):
-# no tests of our own.  LAVA's dispatcher waits for the shell prompt,
-# then mounts the disk it attached with the test overlay by its
-# filesystem's UUID (/dev/disk/by-uuid/UUID, ext2) and runs its test
-# shell.  What udev would do on a full root filesystem is done here: the
-# disk and ext2 drivers (the image's extra modules), and a by-uuid link
-# for each disk that holds an ext2/3/4 filesystem (its superblock at
-# 1024: the magic 0xef53 at +56, the UUID at +104).
-ext_uuid() { # device
-	[ "$(dd if="$1" bs=1 skip=1080 count=2 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 53ef ] ||
-		return 1
-	dd if="$1" bs=1 skip=1128 count=16 2>/dev/null | od -An -tx1 | tr -d ' \n' |
-		sed 's/^\(.\{8\}\)\(.\{4\}\)\(.\{4\}\)\(.\{4\}\)\(.\{12\}\)$/\1-\2-\3-\4-\5/'
-}
+# no tests of our own.  LAVA's dispatcher has appended its test overlay
+# to this initramfs (QEMU: the image's overlays: lava; a board: TFTP's
+# ramdisk), waits for the shell prompt and runs its test shell from it.
 if grep -qw pp_lava /proc/cmdline; then
 	dmesg -n 1	# no kernel message in the middle of LAVA's signals
 	while read -r m; do
 		insmod "/lib/modules/$m.ko" 2>/dev/null
 	done </lib/modules/extra-order
-	i=0
-	until ls /sys/class/block/ 2>/dev/null | grep -q '^[vsh]d[a-z]$' || [ $i -ge 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	mkdir -p /dev/disk/by-uuid
-	for d in /sys/class/block/*; do
-		d=/dev/${d##*/}
-		[ -b "$d" ] || continue
-		u=$(ext_uuid "$d") && ln -sf "$d" "/dev/disk/by-uuid/$u" &&
-			echo "pp-lava: $d is /dev/disk/by-uuid/$u"
-	done
 	hostname pp-lava
 	export HOME=/root PS1='pp-lava# '
 	echo "pp-lava: $(perfprobe --version 2>&1 | head -n1), kernel $(uname -r) $(uname -m): shell ready"
