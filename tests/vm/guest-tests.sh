@@ -48,7 +48,8 @@ within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 # (perfprobe's own process) agree with what bw_pipe moves.
 kview_both() {
 	local b f
-	$PPC kernel-view status 2>&1 | sed 's/^/# /'
+	$PPC kernel-view status >/tmp/kv.status 2>&1
+	sed 's/^/# /' /tmp/kv.status
 	for b in kmod bpf; do
 		# 100 samples: lat_syscall-null's kernel share under TCG can be
 		# a tenth (arm64: 6 and 9 of 50), and 10 (the default) then hold
@@ -84,8 +85,10 @@ kview_both() {
 				awk -v k="$k" -v t="$t" 'BEGIN { exit !(k > 0 && k <= t && k > t / 10000) }'
 		done
 	done
-	# rmmod and insmod while BPF traces a run: harmless to both
-	$PPC --quick --no-save --kernel-view=bpf run lat_syscall lat_pipe >/tmp/kv.rm 2>&1 &
+	# rmmod and insmod while BPF traces a run: harmless to both; the
+	# run takes BPF's kprobe path, the one where fentry is refused
+	PERFPROBE_BPF_NO_FENTRY=1 $PPC --quick --no-save --json --kernel-view=bpf \
+		run lat_syscall lat_pipe >/tmp/kv.kp 2>/tmp/kv.kp.err &
 	rp=$!
 	sleep 2
 	unload
@@ -96,15 +99,13 @@ kview_both() {
 	b=$(kf /tmp/kv.kmod bw_pipe copy_bytes_per_op)
 	check "kmod (kprobes): bw_pipe copies 10 MiB per op, the reader's, within 1% ($b)" within "$b" 10485760 1
 	has "bpf: fault time measured" '"fault_ns_per_op"' /tmp/kv.bpf
-	# the kprobe path, where fentry is refused
-	PERFPROBE_BPF_NO_FENTRY=1 $PPC --quick --no-save --json --kernel-view=bpf run lat_syscall >/tmp/kv.kp 2>/dev/null
 	has "bpf with kprobes instead of fentry: fault time measured" '"fault_ns_per_op"' /tmp/kv.kp
 	# Debian's 6.1 builds the copy routines notrace (not in ftrace's
 	# available_filter_functions): fentry is refused (EBUSY), and so are
 	# BPF kprobes, which go through kprobe events (EINVAL).  arm64 has
 	# no _copy_{to,from}_user at all (INLINE_COPY_*): ENOTSUPP, and the
 	# module's kprobes on __arch_copy_* are the copy figures there.
-	if $PPC kernel-view status 2>/dev/null | sed -n '/BPF/,$p' | grep -q '^    copy  *\(fentry\|kprobe\)$'; then
+	if sed -n '/BPF/,$p' /tmp/kv.status | grep -q '^    copy  *\(fentry\|kprobe\)$'; then
 		b=$(kf /tmp/kv.bpf bw_pipe copy_bytes_per_op)
 		check "bpf: bw_pipe copies 2 x 10 MiB per op, both ends, within 1% ($b)" within "$b" 20971520 1
 		has "bpf: copy time measured" '"copy_ns_per_op"' /tmp/kv.bpf
