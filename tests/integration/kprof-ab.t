@@ -40,9 +40,9 @@ pp() { "$PERFPROBE" --results-dir "$R" "$@"; }
 "$SECCOMP" "${SLOW[@]}" true 2>"$T_TMP/e" ||
 	skip_rest "seccomp filters refused here: $(head -1 "$T_TMP/e")"
 
-pp --full --profile-samples 200 --label base run lat_syscall >/dev/null 2>"$T_TMP/b.err"
-ok $? "base: run --full lat_syscall exits 0$(grep -v '^perfprobe: \[' "$T_TMP/b.err" | tail -1 | sed 's/^/ /')"
-"$SECCOMP" "${SLOW[@]}" -- "$PERFPROBE" --results-dir "$R" --full --profile-samples 200 --label seccomp run lat_syscall \
+pp --profile-samples 200 --label base run lat_syscall >/dev/null 2>"$T_TMP/b.err"
+ok $? "base: run lat_syscall exits 0$(grep -v '^perfprobe: \[' "$T_TMP/b.err" | tail -1 | sed 's/^/ /')"
+"$SECCOMP" "${SLOW[@]}" -- "$PERFPROBE" --results-dir "$R" --profile-samples 200 --label seccomp run lat_syscall \
 	>/dev/null 2>"$T_TMP/n.err"
 ok $? "new: the same under $FILTERS seccomp filters, $COST instructions a call, exits 0$(grep -v '^perfprobe: \[' "$T_TMP/n.err" | tail -1 | sed 's/^/ /')"
 
