@@ -320,9 +320,11 @@ check-options: tools
 	$(Q)scripts/gen-options.sh --check $(O)/perfprobe
 
 # The tools and the tests' programs built with clang, warnings as errors
-# (build only: the tests run on the gcc builds).
+# (build only: the tests run on the gcc builds).  -O0: clang's warnings
+# come from its front end, whatever the optimisation, and the build
+# takes two thirds of the CPU time (27 against 40 s here).
 check-clang:
-	$(Q)$(MAKE) --no-print-directory CC=clang O=build-clang WERROR=1 check-build \
+	$(Q)$(MAKE) --no-print-directory CC=clang CFLAGS=-O0 O=build-clang WERROR=1 check-build \
 		build-clang/tests/pp-vmtest VMTEST_STATIC=0
 	@echo "  CLANG   tools and tests build with clang, no warning"
 
