@@ -243,10 +243,12 @@ check-unit: check-build
 	+$(Q)CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(UNIT_BINS)
 
 # Everything, as CI runs it: the plain build (-Werror) and its unit
-# tests, then the rest CHECK_JOBS at a time, each one's output together
-# when it ends (-O).  The integration suite runs once, in the ASan+UBSan
-# build (check-san): the plain build's run of it is check-quick, the
-# edit-build-test loop.  The guests run under TCG on one host thread
+# tests, CHECK_JOBS at a time whatever make's own -j (the README's
+# command has none), then the rest CHECK_JOBS at a time, each one's
+# output together when it ends (-O): the rest's scripts build in the
+# plain build's directory too (vmtest.sh), so it is complete first.
+# The integration suite runs once, in the ASan+UBSan build (check-san):
+# the plain build's run of it is check-quick, the edit-build-test loop.  The guests run under TCG on one host thread
 # each and wait for their guest a good part of the time, so three at a
 # time keep two CPUs busy; the longest start first.
 # A recipe that starts a make through a script is marked + to hand it the
@@ -254,7 +256,8 @@ check-unit: check-build
 CHECK_JOBS ?= 3
 CHECK_REST := check-san vmtest-arm64 check-lava-arm64 kernel-ab check-kernels check-lava-x86_64 \
 	vmtest check-packages check-cross check-clang kmod-style check-spec check-docs
-check: check-unit check-layout
+check:
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) -O check-unit check-layout
 	$(Q)t0=$$(date +%s); \
 	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -O $(CHECK_REST); rc=$$?; \
 	echo "  CHECK   the rest ($(CHECK_REST)): $$(($$(date +%s) - t0)) s, exit $$rc"; \
