@@ -977,6 +977,10 @@ static void compare_one(struct report *rp, size_t j, struct changes *ch)
 		pp_html_esc(f, v);
 		if (!rows[i].gates)
 			fprintf(f, " (%s, not gating)", pp_kind_name(rows[i].p->kind));
+		if (rows[i].p->spread_pct > 0)
+			fprintf(f, " (spread by nature %.0f%%%s)", rows[i].p->spread_pct,
+				rows[i].ok && fabs(s->change_pct) < rows[i].p->spread_pct ?
+				": the change is within it" : "");
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div></details>\n", f);
