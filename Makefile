@@ -74,7 +74,8 @@ CORE_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP \
 	-DPP_VERSION='"$(PP_VERSION)"' -Iinclude -Itools/lib $(if $(filter 1,$(STATIC)),-DPP_NO_TIRPC) \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PP_CFLAGS := $(CORE_CFLAGS) -Itools/perfprobe -I$(O)/gen
-PP_LDFLAGS := $(LDFLAGS) $(SANFLAGS) $(if $(filter 1,$(STATIC)),-static)
+STATIC_LD := $(if $(filter 1,$(STATIC)),-static)
+PP_LDFLAGS := $(LDFLAGS) $(SANFLAGS) $(STATIC_LD)
 PP_LIBS := $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs $(PKGS) 2>/dev/null) -lm
 
 # The BPF backend of the kernel view (Documentation/kernel-view.rst), in
@@ -124,6 +125,8 @@ PP_SRCS := tools/perfprobe/cli.c tools/perfprobe/exitcode.c tools/perfprobe/help
 CORE_OBJS := $(patsubst %.c,$(O)/%.o,$(CORE_SRCS))
 PP_OBJS := $(patsubst %.c,$(O)/%.o,$(PP_SRCS))
 LIBS_A := $(O)/libperfprobe.a $(O)/libppcore.a
+# The programs lat_proc runs (tools/perfprobe/lean.c, hello.c), in libexec.
+PP_HELPERS := $(O)/perfprobe-hello $(O)/perfprobe-hello-dyn $(O)/perfprobe-lean $(O)/perfprobe-proc
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
@@ -133,7 +136,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 
 all: tools
 
-tools: deps-check bpf-check $(O)/perfprobe $(O)/perfprobe-hello $(O)/perfprobe-lean $(if $(filter build,$(O)),perfprobe)
+tools: deps-check bpf-check $(O)/perfprobe $(PP_HELPERS) $(if $(filter build,$(O)),perfprobe)
 
 deps-check:
 ifneq ($(PKG_MISSING),)
@@ -189,7 +192,7 @@ $(O)/tools/perfprobe/kernel/kbpf.o: $(O)/gen/bpf.cfg $(KBPF_DEPS)
 $(O)/gen/warn.cfg: FORCE
 	@mkdir -p $(@D) && echo '$(WARN) $(BPF_FLAGS)' | cmp -s - $@ || echo '$(WARN) $(BPF_FLAGS)' >$@
 
-$(CORE_OBJS) $(PP_OBJS) $(O)/tools/perfprobe/main.o $(O)/perfprobe-lean $(UNIT_BINS) $(PLANT_OBJS) \
+$(CORE_OBJS) $(PP_OBJS) $(O)/tools/perfprobe/main.o $(O)/perfprobe-lean $(O)/perfprobe-proc $(UNIT_BINS) $(PLANT_OBJS) \
 	$(O)/tests/pp-kview $(O)/tests/pp-kprof $(O)/tests/pp-vmtest $(O)/tests/pp-hostile \
 	$(patsubst %.c,$(O)/%.o,$(wildcard $(BPF_SRC)/*.bpf.c)): $(O)/gen/warn.cfg
 
@@ -204,13 +207,23 @@ $(O)/libperfprobe.a: $(PP_OBJS)
 $(O)/perfprobe: $(O)/tools/perfprobe/main.o $(LIBS_A)
 	$(call say,LD,$@)$(CC) $(PP_LDFLAGS) -o $@.tmp $^ $(PP_LIBS) && mv -f $@.tmp $@
 
-# lat_proc's tiny static program: never sanitized, always static.
+# lat_proc's tiny program (never sanitized): static for the lean figures;
+# linked dynamically, as lmbench's Makefile builds its hello, for lmbench's
+# (static too in a STATIC=1 build, one to copy onto a board without libc.so).
 $(O)/perfprobe-hello: tools/perfprobe/hello.c
 	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 -static -o $@.tmp $< && mv -f $@.tmp $@
 
-# The lean static process lat_proc's loops run in (tools/perfprobe/lean.c).
+$(O)/perfprobe-hello-dyn: tools/perfprobe/hello.c
+	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 $(STATIC_LD) -o $@.tmp $< && mv -f $@.tmp $@
+
+# The processes lat_proc's loops run in (tools/perfprobe/lean.c): lean and
+# static; and lmbench's footprint, dynamically linked against libc only.
 $(O)/perfprobe-lean: tools/perfprobe/lean.c tools/perfprobe/lean.h
 	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 $(WARN) -static -o $@.tmp $< && mv -f $@.tmp $@
+
+$(O)/perfprobe-proc: tools/perfprobe/lean.c tools/perfprobe/lean.h
+	$(call say,CC,$@)mkdir -p $(@D) && $(CC) -O2 $(WARN) $(STATIC_LD) -DPP_LEAN_PROC -o $@.tmp $< && \
+		mv -f $@.tmp $@
 
 $(O)/tests/%: tests/unit/%.c $(LIBS_A)
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< \
@@ -453,7 +466,7 @@ install: tools man
 		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR) && \
 	install -m 0755 $(O)/perfprobe $(DESTDIR)$(BINDIR)/perfprobe && \
-	install -m 0755 $(O)/perfprobe-hello $(O)/perfprobe-lean $(DESTDIR)$(LIBEXECDIR)/ && \
+	install -m 0755 $(PP_HELPERS) $(DESTDIR)$(LIBEXECDIR)/ && \
 	install -m 0644 $(filter %.1,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man1/ && \
 	install -m 0644 $(filter %.5,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man5/ && \
 	install -m 0644 scripts/completion/perfprobe.bash $(DESTDIR)$(BASHCOMPDIR)/perfprobe && \
@@ -462,7 +475,7 @@ install: tools man
 
 uninstall:
 	$(call say,UNINSTALL,$(DESTDIR)$(PREFIX))rm -f $(DESTDIR)$(BINDIR)/perfprobe \
-		$(DESTDIR)$(LIBEXECDIR)/perfprobe-hello $(DESTDIR)$(LIBEXECDIR)/perfprobe-lean \
+		$(patsubst $(O)/%,$(DESTDIR)$(LIBEXECDIR)/%,$(PP_HELPERS)) \
 		$(patsubst $(O)/man/%,$(DESTDIR)$(MANDIR)/man1/%,$(filter %.1,$(MANPAGES))) \
 		$(patsubst $(O)/man/%,$(DESTDIR)$(MANDIR)/man5/%,$(filter %.5,$(MANPAGES))) \
 		$(DESTDIR)$(BASHCOMPDIR)/perfprobe $(DESTDIR)$(ZSHCOMPDIR)/_perfprobe && \
@@ -479,7 +492,7 @@ clean:
 
 help:
 	@echo 'targets:'
-	@echo '  all, tools   build ./perfprobe (and build/perfprobe-hello, build/perfprobe-lean)'
+	@echo '  all, tools   build ./perfprobe and the lat_proc helpers (build/perfprobe-lean, -proc, -hello, -hello-dyn)'
 	@echo '  kmod         build kmod/perfprobe.ko [KDIR=<kernel build dir>]'
 	@echo '  check-quick  unit + integration tests of the plain build (no root, no QEMU)'
 	@echo '  check        everything CI runs: the build and its unit tests, then three at a'

@@ -3,22 +3,38 @@
 """Measure perfprobe side by side with reference tools (Documentation/accuracy.rst).
 
 usage: scripts/accuracy.py --lmbench BINDIR [--stream PATH] [--stream-mt PATH]
-                           [--perfprobe PATH] [--cpu N] [--rounds N]
-                           [--only KEY,...] [--group NAME,...]
+                           [--netperf BINDIR] [--perfprobe PATH] [--cpu N]
+                           [--rounds N] [--max-rounds N] [--width PCT]
+                           [--perfprobe-args ARGS] [--autogroup-nice N]
+                           [--storage-dir DIR] [--only KEY,...] [--group NAME,...]
+                           [--save FILE]
+       scripts/accuracy.py --from FILE [--rst] [--check RSTFILE]
 
 BINDIR holds lmbench3's binaries built by you from its published source;
-lat_proc exec/shell run /tmp/hello, which you build from lmbench's
-hello.c.  --stream / --stream-mt are stream.c built by you (single thread,
-and with OpenMP) with perfprobe's array size; crypto is compared with
-``openssl speed -evp`` and netperf's TCP stream with iperf3, both from
-PATH.  Both tools are pinned to the same CPU (servers too) and run in
-turn (A, B, A, B, ...) for each group of figures; the table is the
-median of each side and the ratio perfprobe / reference, with the
-reference's figure converted to perfprobe's unit where they differ.
+lat_proc exec/shell run /tmp/hello (lmbench's path), which you build from
+lmbench's hello.c as its Makefile does (dynamically linked).  --stream /
+--stream-mt are stream.c built by you (single thread, and with OpenMP) with
+perfprobe's array size; --netperf the directory of netperf and netserver
+built from HewlettPackard/netperf.  crypto is compared with ``openssl speed
+-evp`` and storage with fio, both from PATH.  Both tools are pinned to the
+same CPU (servers too) and run in turn (A, B, A, B, ...) for each group of
+figures, at least --rounds rounds, and more (up to --max-rounds) while a
+ratio's 95% interval is wider than +-WIDTH%.  The table is the median of
+each side, the ratio perfprobe / reference of the medians with its 95%
+interval (bootstrap over the rounds, each round's pair kept together), with
+the reference's figure converted to perfprobe's unit where they differ.
+
+--save writes every round's figures, with the date, the machine and the
+options, to FILE: the fixture the table was made from.  --from FILE prints
+the table again from a fixture, without measuring (--rst: as accuracy.rst
+has it); --check RSTFILE fails unless every row of it is in RSTFILE.
 """
 import argparse
+import datetime
 import json
 import os
+import platform
+import random
 import re
 import signal
 import statistics
@@ -26,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 
 def lm(*argv):
@@ -35,6 +52,52 @@ def lm(*argv):
 def mem_rd(size_mb, stride):
     """lat_mem_rd's line for size_mb in the block of stride."""
     return r"stride=%d\n(?:[\d.]+ [\d.]+\n)*?%.5f ([\d.]+)" % (stride, size_mb)
+
+
+# storage: perfprobe's default, 256 MiB per buffer size in 11 files (its
+# samples), each of this many bytes; fio writes and reads one such file
+STORAGE_SIZE = 256 << 20
+STORAGE_FILES = 11
+STORAGE_BUFS = (("4k", 4 << 10), ("256k", 256 << 10), ("1m", 1 << 20), ("4m", 4 << 20))
+
+
+def storage_len(bs):
+    return max(bs, STORAGE_SIZE // STORAGE_FILES // bs * bs)
+
+
+def fio(rw, name, bs):
+    """fio as perfprobe's storage does it, file after file: STORAGE_FILES
+    files of storage_len() bytes, each one fio job of bs-sized psync calls;
+    written from empty (round_setup()) with an fsync timed in (fio counts
+    end_fsync in the job's run), then read one after the other, each after
+    its pages are dropped (invalidate: posix_fadvise DONTNEED, as perfprobe
+    does).  The figure is the median over the files, as perfprobe's."""
+    return ("fioset", rw, name, str(bs))
+
+
+FIO_BW = r'"%s" : \{\s*"io_bytes" : \d+,\s*"io_kbytes" : \d+,\s*"bw_bytes" : (\d+)'
+
+
+def fioset_once(argv):
+    """Run fio() files; "median bw_bytes N" (bytes a second) or why not."""
+    _, rw, name, bs, storage = argv
+    bw = []
+    for i in range(STORAGE_FILES):
+        cmd = ["fio", "--name=acc", "--filename=%s/fio-%s-%d" % (storage, name, i),
+               "--rw=" + rw, "--bs=" + bs, "--size=%d" % storage_len(int(bs)),
+               "--ioengine=psync", "--output-format=json"]
+        cmd += ["--end_fsync=1", "--fallocate=none"] if rw == "write" else ["--invalidate=1"]
+        out = ref_once(cmd)
+        m = re.search(FIO_BW % rw, out)
+        if not m:
+            return "fio: " + out.strip()[-200:]
+        bw.append(float(m.group(1)))
+    return "median bw_bytes %s\n" % statistics.median(bw)
+
+
+def netperf(test, *opts):
+    return ("netperf", "-H", "127.0.0.1", "-p", "12866", "-t", test, "-l", "2", "-P", "0",
+            "--") + opts + ("-o", "THROUGHPUT,THROUGHPUT_UNITS")
 
 
 # (perfprobe key, perfprobe benchmark, reference argv, regex for its
@@ -60,7 +123,7 @@ PAIRS = [
     ("lat_udp", "lat_udp", lm("lat_udp", "-N", "5", "127.0.0.1"), r"UDP latency using \S+: ([\d.]+)"),
     ("lat_select-tcp", "lat_select", lm("lat_select", "-N", "5", "-n", "100", "tcp"), r"Select on 100 tcp fd's: ([\d.]+)"),
     ("lat_select-file", "lat_select", lm("lat_select", "-N", "5", "-n", "100", "file"), r"Select on 100 fd's: ([\d.]+)"),
-    ("lat_pagefault", "lat_pagefault", lm("lat_pagefault", "-N", "5", "{bigfile}"), r"Pagefaults on \S+: ([\d.]+)"),
+    ("lat_pagefault", "lat_pagefault", lm("lat_pagefault", "-N", "5", "{pffile}"), r"Pagefaults on \S+: ([\d.]+)"),
     ("lat_sem", "lat_sem", lm("lat_sem", "-N", "5"), r"Semaphore latency: ([\d.]+)"),
     ("lat_ctx-2-0k", "lat_ctx", lm("lat_ctx", "-N", "5", "-s", "0", "2"), r"\n2 ([\d.]+)"),
     ("lat_ctx-2-16k", "lat_ctx", lm("lat_ctx", "-N", "5", "-s", "16", "2", "8", "16"), r"\n2 ([\d.]+)"),
@@ -110,18 +173,55 @@ PAIRS = [
     for alg in ("aes-128-cbc", "sha256", "md5")
     for n in (16, 1024, 16384)
 ] + [
-    # iperf3 -J: bits per second received; perfprobe's figure is Mbit/s
-    ("net-tcp_stream-64k", "netperf",
-     ("iperf3", "-c", "127.0.0.1", "-p", "5299", "-l", "64K", "-t", "5", "-J"),
-     r'"sum_received":\s*\{[^}]*"bits_per_second":\s*([\d.e+]+)', 1e-6),
+    # fio: bytes a second; perfprobe's MB/s are 10^6 bytes.  Each write
+    # before the read of the same file.
+    ("storage-%s-%s" % (rw, name), "storage", fio(rw, name, bs), r"median bw_bytes ([\d.]+)", 1e-6)
+    for name, bs in STORAGE_BUFS
+    for rw in ("write", "read")
+] + [
+    # netperf itself: 10^6 bits a second (perfprobe's Mbit/s), transactions a second
+    ("net-tcp_stream-64k", "netperf", netperf("TCP_STREAM", "-m", "65536", "-M", "65536"),
+     r"(?m)^([\d.]+),10\^6bits/s"),
+    ("net-tcp_stream-1448", "netperf", netperf("TCP_STREAM", "-m", "1448", "-M", "1448"),
+     r"(?m)^([\d.]+),10\^6bits/s"),
+    ("net-tcp_rr-1", "netperf", netperf("TCP_RR", "-r", "1,1"), r"(?m)^([\d.]+),Trans/s"),
 ]
+
+# What perfprobe is told for a group: the same files as the reference,
+# only the tests compared.
+GROUP_ENV = {
+    "lat_pagefault": {"PERFPROBE_PAGEFAULT_FILE": "{pffile}"},
+    "storage": {"PERFPROBE_STORAGE_DIR": "{storage}"},
+    "netperf": {"PERFPROBE_NET_TESTS": "tcp_stream,tcp_rr"},
+}
 
 # Servers a reference needs, started before its group and stopped after.
 SERVERS = {
     "lat_tcp": (lm("lat_tcp", "-s"), lm("lat_tcp", "-S", "127.0.0.1")),
     "lat_udp": (lm("lat_udp", "-s"), lm("lat_udp", "-S", "127.0.0.1")),
     "bw_tcp": (lm("bw_tcp", "-s"), lm("bw_tcp", "-S", "127.0.0.1")),
-    "netperf": (("iperf3", "-s", "-p", "5299"), None),
+    "netperf": (("netserver", "-D", "-p", "12866"), None),
+}
+
+
+def target_pct(key):
+    """accuracy.rst's targets: 15% for IPC and context switches, 5% for
+    STREAM and crypto, 10% for the rest (lmbench3, fio, netperf)."""
+    if key.startswith(("stream-", "crypto-")):
+        return 5
+    if key.startswith(("lat_pipe", "lat_unix", "lat_tcp", "lat_udp", "lat_ctx", "bw_pipe",
+                       "bw_unix", "bw_tcp", "lat_sem")):
+        return 15
+    return 10
+
+
+# Rows whose ratio is outside the target for a reason shown in
+# accuracy.rst: the reason, in the table's last column.
+EXPLAINED = {
+    "lat_ops-int-bit": "lmbench's chain folded",
+    "lat_ops-int64-bit": "lmbench's chain folded",
+    "lat_ops-int-add": "lmbench reads 0.00",
+    "lat_ops-int64-add": "lmbench reads 0.00",
 }
 
 
@@ -134,12 +234,18 @@ def resolve(argv, a, subst):
         argv = ["taskset", "-c", cpu, a.stream] if a.stream else [None]
     elif argv[0] == "stream-mt":
         argv = [a.stream_mt]
+    elif argv[0] == "fioset":
+        argv = argv + [subst["storage"]]
+    elif argv[0] in ("netperf", "netserver"):
+        argv = [os.path.join(a.netperf, argv[0]) if a.netperf else None] + argv[1:]
     if argv[0] is None:
         raise RuntimeError("no reference binary given")
     return argv
 
 
 def ref_once(argv):
+    if argv[0] == "fioset":
+        return fioset_once(argv)
     env = dict(os.environ, OMP_NUM_THREADS=str(len(os.sched_getaffinity(0))))
     try:
         p = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
@@ -148,19 +254,20 @@ def ref_once(argv):
     return p.stdout + p.stderr
 
 
-def perfprobe_once(a, bench, mt):
-    cmd = [a.perfprobe, "--no-save", "--json"]
+def perfprobe_once(a, bench, mt, subst):
+    cmd = [a.perfprobe, "--no-save", "--json"] + a.perfprobe_args.split()
     if not mt:
         cmd += ["--cpu", str(a.cpu)]
-    # netperf: only the test iperf3 is compared with
-    env = dict(os.environ, PERFPROBE_NET_TESTS="tcp_stream")
+    env = dict(os.environ)
+    for k, v in GROUP_ENV.get(bench, {}).items():
+        env[k] = v.format(**subst)
     p = subprocess.run(cmd + ["run", bench], capture_output=True, text=True, check=False, env=env)
     try:
         doc = json.loads(p.stdout)
     except ValueError:
         raise RuntimeError("perfprobe run %s: no JSON (exit %d): %s"
                            % (bench, p.returncode, p.stderr.strip()[-200:])) from None
-    return {r["key"]: float(r["value"]) for r in doc["results"] if "value" in r}
+    return {r["key"]: r for r in doc["results"] if "value" in r}
 
 
 def start_server(group, a, subst):
@@ -186,64 +293,10 @@ def stop_server(group, a, subst, proc):
         proc.wait()
 
 
-def measure_group(group, pairs, a, subst):
-    """Rounds of: each reference command once, then perfprobe once."""
-    mt = group == "stream"		# the multi-thread sets need every CPU
-    mine = {p[0]: [] for p in pairs}
-    ref = {p[0]: [] for p in pairs}
-    err = {}
-    proc = start_server(group, a, subst)
-    try:
-        for _ in range(a.rounds):
-            outputs = {}
-            for p in pairs:
-                key, argv, regex = p[0], p[2], p[3]
-                factor = p[4] if len(p) > 4 else 1.0
-                try:
-                    r = resolve(argv, a, subst)
-                except RuntimeError as e:
-                    err[key] = str(e)
-                    continue
-                if tuple(r) not in outputs:
-                    outputs[tuple(r)] = ref_once(r)
-                m = re.search(regex, outputs[tuple(r)])
-                if m:
-                    ref[key].append(float(m.group(1)) * factor)
-                else:
-                    err[key] = "%s: no figure in: %s" % (" ".join(r), outputs[tuple(r)].strip()[-200:])
-            try:
-                got = perfprobe_once(a, group, mt)
-            except (OSError, RuntimeError) as e:
-                got = {}
-                for p in pairs:
-                    err.setdefault(p[0], str(e))
-            for p in pairs:
-                if p[0] in got:
-                    mine[p[0]].append(got[p[0]])
-                else:
-                    err.setdefault(p[0], "perfprobe run %s: no %s" % (group, p[0]))
-    finally:
-        stop_server(group, a, subst, proc)
-    for p in pairs:
-        key = p[0]
-        if key in err or not mine[key] or not ref[key]:
-            print("| %s | | | not measured: %s |" % (key, err.get(key, "no figures")), flush=True)
-            continue
-        m, r = statistics.median(mine[key]), statistics.median(ref[key])
-        ratio = "%.2f" % (m / r) if r else "reference reads 0"
-        # each side's rounds: (max - min) / median, how far a round moved
-        spread = "%.0f%% / %.0f%%" % tuple(
-            100 * (max(v) - min(v)) / statistics.median(v) if statistics.median(v) else 0
-            for v in (mine[key], ref[key]))
-        print("| %s | %.4g | %.4g | %s | %s |" % (key, m, r, ratio, spread), flush=True)
-
-
 def write_file(path, mb):
-    """As perfprobe writes its own (tools/perfprobe/benchlib/datafile.c): 1 MiB writes,
-    fsync'd.  The write size sets the page cache's folio sizes, which
-    decide how many pages one fault maps (lat_pagefault: one 8 MB write
-    gives 2 MB folios, mapped whole by one fault, 0.05 us a page; 4 KiB
-    writes 1.36 us)."""
+    """As perfprobe writes its own (tools/perfprobe/benchlib/datafile.c): 1 MiB
+    writes, fsync'd.  The write size sets the page cache's folio sizes, which
+    decide how many pages one fault maps (lat_pagefault)."""
     with open(path, "wb") as f:
         chunk = os.urandom(1 << 20)
         for _ in range(mb):
@@ -252,47 +305,299 @@ def write_file(path, mb):
         os.fsync(f.fileno())
 
 
+def round_setup(group, subst):
+    """lat_pagefault's file, written again before each round and given to
+    both tools: a file left idle loses pages to reclaim (on the measured
+    machine, DAMON's pageout of idle page cache), and reread they come back
+    in other folio sizes, so an older file is a different file."""
+    if group == "lat_pagefault":
+        write_file(subst["pffile"], 8)
+    elif group == "storage":	# fio writes new files, as perfprobe (O_TRUNC)
+        remove_fio_files(subst["storage"])
+
+
+def remove_fio_files(storage):
+    for name, _ in STORAGE_BUFS:
+        for i in range(STORAGE_FILES):
+            try:
+                os.unlink(os.path.join(storage, "fio-%s-%d" % (name, i)))
+            except OSError:
+                pass
+
+
+def median(v):
+    return statistics.median(v) if v else float("nan")
+
+
+def ratio_interval(mine, ref, key, b=2000):
+    """The ratio of the medians and its 95% interval: percentile bootstrap,
+    resampling whole rounds (each round's perfprobe and reference figure
+    together), seeded by the key so that a fixture gives the same table."""
+    n = min(len(mine), len(ref))
+    r = median(mine) / median(ref) if median(ref) else float("nan")
+    if n < 2 or r != r:
+        return r, float("nan"), float("nan")
+    rng = random.Random(zlib.crc32(key.encode()))
+    est = []
+    for _ in range(b):
+        idx = [rng.randrange(n) for _ in range(n)]
+        d = median([ref[i] for i in idx])
+        est.append(median([mine[i] for i in idx]) / d if d else float("nan"))
+    est.sort()
+    return r, est[int(0.025 * b)], est[int(0.975 * b) - 1]
+
+
+def settled(fig, width):
+    """Is every figure's ratio stated to within +-width% (its interval)?"""
+    for f in fig:
+        if f.get("error"):
+            continue
+        r, lo, hi = ratio_interval(f["perfprobe"], f["ref"], f["key"], b=400)
+        if not (lo == lo and hi == hi) or (hi - lo) / 2 > width / 100.0 * r:
+            return False
+    return True
+
+
+def measure_group(group, pairs, a, subst):
+    """Rounds of: each reference command once, then perfprobe once."""
+    mt = group == "stream"		# the multi-thread sets need every CPU
+    fig = [{"key": p[0], "group": group, "reference": " ".join(p[2]), "target_pct": target_pct(p[0]),
+            "perfprobe": [], "ref": [], "unit": None, "spread_pct": 0, "error": None} for p in pairs]
+    proc = start_server(group, a, subst)
+    rounds = 0
+    try:
+        while rounds < a.max_rounds and (rounds < a.rounds or not settled(fig, a.width)):
+            rounds += 1
+            round_setup(group, subst)
+            outputs = {}
+            ref_now = {}
+            for p, f in zip(pairs, fig):
+                argv, regex = p[2], p[3]
+                factor = p[4] if len(p) > 4 else 1.0
+                try:
+                    r = resolve(argv, a, subst)
+                except RuntimeError as e:
+                    f["error"] = str(e)
+                    continue
+                if tuple(r) not in outputs:
+                    outputs[tuple(r)] = ref_once(r)
+                m = re.search(regex, outputs[tuple(r)])
+                if m:
+                    ref_now[f["key"]] = float(m.group(1)) * factor
+                else:
+                    f["error"] = "%s: no figure in: %s" % (" ".join(r), outputs[tuple(r)].strip()[-200:])
+            try:
+                got = perfprobe_once(a, group, mt, subst)
+            except (OSError, RuntimeError) as e:
+                got = {}
+                for f in fig:
+                    f["error"] = f["error"] or str(e)
+            for f in fig:
+                g = got.get(f["key"])
+                if g is None:
+                    f["error"] = f["error"] or "perfprobe run %s: no %s" % (group, f["key"])
+                elif f["key"] in ref_now:	# the round counts when both sides have it
+                    f["perfprobe"].append(float(g["value"]))
+                    f["ref"].append(ref_now[f["key"]])
+                    f["unit"] = g["unit"]
+                    f["spread_pct"] = g.get("spread_pct", 0)
+            for f in fig:
+                if f["key"] == "lat_pagefault":
+                    fpp = got.get("lat_pagefault-faults-per-page")
+                    if fpp:
+                        f.setdefault("faults_per_page", []).append(float(fpp["value"]))
+            print("# %s round %d: %s" % (group, rounds, ", ".join(
+                "%s %.4g/%.4g" % (f["key"], f["perfprobe"][-1], f["ref"][-1])
+                for f in fig if f["perfprobe"] and len(f["perfprobe"]) == rounds)),
+                file=sys.stderr, flush=True)
+    finally:
+        stop_server(group, a, subst, proc)
+    return fig
+
+
+def row(f):
+    """One figure's row: figure, perfprobe, reference, ratio, interval,
+    rounds, within target."""
+    key = f["key"] + (" (%s)" % f["unit"] if f.get("unit") and f["unit"] != "us" else "")
+    if f.get("error") and not f["perfprobe"]:
+        return (key, "", "", "", "", "", "not measured: " + f["error"][:60])
+    m, r = median(f["perfprobe"]), median(f["ref"])
+    if not r:
+        return (key, "%.4g" % m, "%.4g" % r, "\\--", "\\--", str(len(f["perfprobe"])),
+                "no: " + EXPLAINED.get(f["key"], "the reference reads 0"))
+    ratio, lo, hi = ratio_interval(f["perfprobe"], f["ref"], f["key"])
+    t = f["target_pct"] / 100.0
+    ok = 1 - t <= ratio <= 1 + t
+    verdict = "yes" if ok else "no"
+    if ok and not (1 - t <= lo and hi <= 1 + t):
+        verdict = "yes, interval wider"
+    if f["key"] in EXPLAINED:
+        verdict += ": " + EXPLAINED[f["key"]]
+    if f.get("spread_pct"):
+        verdict += " (spread by nature %.0f%%)" % f["spread_pct"]
+    return (key, "%.4g" % m, "%.4g" % r, "%.2f" % ratio, "%.2f-%.2f" % (lo, hi),
+            str(len(f["perfprobe"])), verdict)
+
+
+HEAD = ("figure", "perfprobe", "reference", "ratio", "95% interval", "rounds", "within target")
+
+
+def print_table(figs, rst, out=sys.stdout):
+    rows = [row(f) for f in figs]
+    if not rst:
+        print("| " + " | ".join(HEAD) + " |", file=out)
+        print("|" + "---|" * len(HEAD), file=out)
+        for r in rows:
+            print("| " + " | ".join(r) + " |", file=out)
+        return rows
+    w = [max(len(x[i]) for x in rows + [HEAD]) for i in range(len(HEAD))]
+    rule = "  ".join("=" * n for n in w)
+    print(rule, file=out)
+    print("  ".join(h.ljust(n) for h, n in zip(HEAD, w)).rstrip(), file=out)
+    print(rule, file=out)
+    for r in rows:
+        print("  ".join(x.ljust(n) for x, n in zip(r, w)).rstrip(), file=out)
+    print(rule, file=out)
+    return rows
+
+
+def machine():
+    """What the fixture says the measurement ran on."""
+    m = {"kernel": platform.release(), "machine": platform.machine(), "cpus": os.cpu_count()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            m["cpu"] = re.search(r"model name\s*:\s*(.*)", f.read()).group(1)
+        with open("/proc/meminfo") as f:
+            m["memory_kb"] = int(re.search(r"MemTotal:\s*(\d+)", f.read()).group(1))
+    except (OSError, AttributeError):
+        pass
+    return m
+
+
+def tool_version(argv):
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, check=False)
+        return (p.stdout + p.stderr).strip().splitlines()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def hello_linked():
+    """lmbench's lat_proc execs /tmp/hello: how it is linked (its ELF
+    program headers name an interpreter when it is dynamic)."""
+    try:
+        with open("/tmp/hello", "rb") as f:
+            return "dynamic" if b"/ld-linux" in f.read(4096) else "static"
+    except OSError:
+        return "missing"
+
+
+def check_rst(rows, path):
+    """Every row of the table, as --rst prints it, in the file."""
+    with open(path) as f:
+        lines = [re.split(r"\s{2,}", l.strip()) for l in f]
+    missing = 0
+    for r in rows:
+        if [x for x in r if x] not in lines:
+            print("accuracy.py: %s: no row for %s as the fixture gives it: %s"
+                  % (path, r[0], " | ".join(r)), file=sys.stderr)
+            missing += 1
+    return missing
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--lmbench", required=True, help="directory of lmbench3 binaries")
+    ap.add_argument("--lmbench", help="directory of lmbench3 binaries")
     ap.add_argument("--stream", help="stream.c built single-threaded with perfprobe's array size")
     ap.add_argument("--stream-mt", help="stream.c built with -fopenmp, same array size")
+    ap.add_argument("--netperf", help="directory of netperf and netserver")
     ap.add_argument("--perfprobe", default=os.path.join(os.path.dirname(__file__), "..", "perfprobe"))
+    ap.add_argument("--perfprobe-args", default="", help="more options for perfprobe (e.g. '--noise 100')")
     ap.add_argument("--cpu", type=int, default=1)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=5, help="rounds at least")
+    ap.add_argument("--max-rounds", type=int, default=12, help="rounds at most")
+    ap.add_argument("--width", type=float, default=10.0,
+                    help="more rounds while a ratio's 95%% interval is wider than +-WIDTH%%")
+    ap.add_argument("--autogroup-nice", type=int,
+                    help="this session's autogroup at nice N while measuring (root for N < 0)")
+    ap.add_argument("--storage-dir", help="directory on the device for storage (default: the temporary one)")
     ap.add_argument("--only", default="", help="comma-separated perfprobe keys")
     ap.add_argument("--group", default="", help="comma-separated perfprobe benchmarks")
+    ap.add_argument("--save", help="write the fixture (every round's figures) to FILE")
+    ap.add_argument("--from", dest="fixture", help="print the table of a fixture")
+    ap.add_argument("--rst", action="store_true", help="the table as accuracy.rst has it")
+    ap.add_argument("--check", help="with --from: fail unless the table's rows are in RSTFILE")
     a = ap.parse_args()
-    if not os.path.isdir(a.lmbench):
-        sys.exit("accuracy.py: --lmbench %s: not a directory" % a.lmbench)
+    if a.fixture:
+        with open(a.fixture) as f:
+            doc = json.load(f)
+        if a.check:
+            with open(os.devnull, "w") as null:
+                rows = print_table(doc["figures"], True, null)
+            sys.exit(1 if check_rst(rows, a.check) else 0)
+        print_table(doc["figures"], a.rst)
+        return
+    if not a.lmbench or not os.path.isdir(a.lmbench):
+        sys.exit("accuracy.py: --lmbench BINDIR: not a directory")
     only = set(filter(None, a.only.split(",")))
     groups = set(filter(None, a.group.split(",")))
     pairs = [p for p in PAIRS if (not only or p[0] in only) and (not groups or p[1] in groups)]
     if not pairs:
         sys.exit("accuracy.py: --only/--group name no known figure")
-    with tempfile.TemporaryDirectory() as tmp:
-        tmpfile = os.path.join(tmp, "f")
-        with open(tmpfile, "wb") as f:
-            f.write(b"x" * 4096)
-        subst = {"tmpfile": tmpfile, "bigfile": os.path.join(tmp, "big"),
-                 "file64": os.path.join(tmp, "big64")}
-        # lat_pagefault's and lat_sig prot's file: 8 MB, perfprobe's size;
-        # bw_file_rd's and bw_mmap_rd's: 64 MB, one file for all sizes
-        write_file(subst["bigfile"], 8)
-        write_file(subst["file64"], 64)
-        os.sched_setaffinity(0, {a.cpu})
-        print("| figure | perfprobe | reference | ratio | spread of the rounds |")
-        print("|---|---|---|---|---|")
-        order = []
-        for p in pairs:
-            if p[1] not in order:
-                order.append(p[1])
-        for group in order:
-            gp = [p for p in pairs if p[1] == group]
-            if group == "stream":
-                os.sched_setaffinity(0, range(os.cpu_count()))
-            measure_group(group, gp, a, subst)
+    ag_old = None
+    if a.autogroup_nice is not None:
+        with open("/proc/self/autogroup") as f:
+            ag_old = int(f.read().split()[-1])
+        with open("/proc/self/autogroup", "w") as f:
+            f.write(str(a.autogroup_nice))
+    doc = {"format": "perfprobe-accuracy", "version": 1,
+           "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+           "machine": machine(), "load_before": os.getloadavg(),
+           "options": {"cpu": a.cpu, "rounds": a.rounds, "max_rounds": a.max_rounds,
+                       "width_pct": a.width, "perfprobe_args": a.perfprobe_args,
+                       "autogroup_nice": a.autogroup_nice},
+           "tools": {"perfprobe": tool_version([a.perfprobe, "--version"]),
+                     "fio": tool_version(["fio", "--version"]),
+                     "openssl": tool_version(["openssl", "version"]),
+                     "netperf": tool_version([os.path.join(a.netperf, "netperf"), "-V"])
+                     if a.netperf else None,
+                     "lmbench": a.lmbench, "/tmp/hello": hello_linked()},
+           "figures": []}
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            tmpfile = os.path.join(tmp, "f")
+            with open(tmpfile, "wb") as f:
+                f.write(b"x" * 4096)
+            storage = a.storage_dir or tmp
+            subst = {"tmpfile": tmpfile, "bigfile": os.path.join(tmp, "big"),
+                     "pffile": os.path.join(tmp, "pf"), "file64": os.path.join(tmp, "big64"),
+                     "storage": storage}
+            # lat_sig prot's file: 8 MB, perfprobe's size; bw_file_rd's and
+            # bw_mmap_rd's: 64 MB, one file for all sizes
+            write_file(subst["bigfile"], 8)
+            write_file(subst["file64"], 64)
             os.sched_setaffinity(0, {a.cpu})
+            order = []
+            for p in pairs:
+                if p[1] not in order:
+                    order.append(p[1])
+            for group in order:
+                gp = [p for p in pairs if p[1] == group]
+                if group == "stream":
+                    os.sched_setaffinity(0, range(os.cpu_count()))
+                doc["figures"] += measure_group(group, gp, a, subst)
+                os.sched_setaffinity(0, {a.cpu})
+            remove_fio_files(storage)
+    finally:
+        if ag_old is not None:
+            with open("/proc/self/autogroup", "w") as f:
+                f.write(str(ag_old))
+    doc["load_after"] = os.getloadavg()
+    if a.save:
+        with open(a.save, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+    print_table(doc["figures"], a.rst)
 
 
 if __name__ == "__main__":

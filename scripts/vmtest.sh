@@ -342,9 +342,10 @@ cp "$ROOT/$XO/tests/pp-vmtest" "$CLIENT" || fail "no $XO/tests/pp-vmtest"
 PPADD=()
 if run_logged tools make -s -C "$ROOT" "${XMAKE[@]}" tools; then
 	mkdir -p "$WORK/bin"
-	cp "$ROOT/$XO/perfprobe" "$ROOT/$XO/perfprobe-hello" "$ROOT/$XO/perfprobe-lean" "$WORK/bin/" ||
-		fail "cannot copy perfprobe into $WORK/bin"
-	PPADD=(--add "$WORK/bin/perfprobe" --add "$WORK/bin/perfprobe-hello" --add "$WORK/bin/perfprobe-lean")
+	for f in perfprobe perfprobe-hello perfprobe-hello-dyn perfprobe-lean perfprobe-proc; do
+		cp "$ROOT/$XO/$f" "$WORK/bin/" || fail "cannot copy $f into $WORK/bin"
+		PPADD+=(--add "$WORK/bin/$f")
+	done
 	# the kernel crypto API over AF_ALG, for crypto_kcapi
 	for m in af_alg algif_skcipher algif_hash crypto_user des_generic sha512_generic md5; do
 		PPADD+=(--extra-module "$m")

@@ -3,7 +3,7 @@
 # The perfprobe command: the Processor/Processes run, its JSON, the
 # summary of result files, exit codes and every bad input.
 . "$(dirname "$0")/tap.sh"
-plan 35
+plan 38
 
 J=$T_TMP/syscall.json
 in_netns "$PERFPROBE" --kernel-view=off --quick --json --no-save syscall >"$J" 2>"$T_TMP/err"
@@ -15,7 +15,7 @@ check "stdout is exactly one JSON document" jq -e . "$J"
 check "format and schema version" jq -e '.format == "perfprobe-results" and .schema_version == 1' "$J"
 keys="lat_syscall-null lat_syscall-read lat_syscall-write lat_syscall-stat lat_syscall-fstat
 lat_syscall-open lat_select-tcp lat_sig-install lat_sig-catch lat_sig-prot lat_proc-fork
-lat_proc-exec lat_proc-shell"
+lat_proc-exec lat_proc-shell lat_proc-fork-lean lat_proc-exec-lean lat_proc-shell-lean"
 missing=""
 for k in $keys; do
 	jq -e --arg k "$k" '.results[] | select(.key == $k) |
@@ -39,15 +39,28 @@ order lat_syscall-stat lat_syscall-null
 order lat_syscall-open lat_syscall-stat
 order lat_proc-exec lat_proc-fork
 order lat_proc-shell lat_proc-exec
-check "lat_proc measured from perfprobe-lean, a smaller process than perfprobe" jq -e '.info[] |
-	select(.name == "lat_proc-process") | .text |
-	(capture("static, (?<l>[0-9]+) mappings \\(perfprobe itself: (?<p>[0-9]+)\\)") |
+order lat_proc-fork lat_proc-fork-lean
+# lmbench's figures from a process of lmbench's size, the lean ones from a
+# smaller one, both smaller than perfprobe
+maps() { # INFO-NAME: its mappings, less than perfprobe's
+	jq -e --arg n "$1" '.info[] | select(.name == $n) | .text |
+	(capture("(?<l>[0-9]+) mappings, [0-9]+ kB resident \\(perfprobe itself: (?<p>[0-9]+)\\)") |
 	 (.l | tonumber) < (.p | tonumber))' "$J"
-# without the helper, lat_proc says so and the rest of the run goes on
-mkdir -p "$T_TMP/nolean" && cp "$(dirname "$PERFPROBE")/perfprobe" "$(dirname "$PERFPROBE")/perfprobe-hello" "$T_TMP/nolean/"
+}
+check "lat_proc measured from perfprobe-proc, a smaller process than perfprobe" maps lat_proc-process
+check "lat_proc's lean figures from perfprobe-lean, static" maps lat_proc-lean-process
+check "perfprobe-lean has fewer mappings than perfprobe-proc" jq -e '[.info[] |
+	select(.name == "lat_proc-process" or .name == "lat_proc-lean-process") |
+	{(.name): (.text | capture("(?<n>[0-9]+) mappings").n | tonumber)}] | add |
+	.["lat_proc-lean-process"] < .["lat_proc-process"]' "$J"
+# without a helper, its figures say so and the rest of the run goes on
+mkdir -p "$T_TMP/nolean" && for f in perfprobe perfprobe-hello perfprobe-proc perfprobe-hello-dyn; do
+	cp "$(dirname "$PERFPROBE")/$f" "$T_TMP/nolean/"; done
 "$T_TMP/nolean/perfprobe" --quick --no-save --json run lat_proc lat_sig >"$T_TMP/nolean.json" 2>/dev/null
-check "no perfprobe-lean: lat_proc skipped with the reason, lat_sig ran" jq -e '
-	(.skipped[] | select(.name == "lat_proc") | .reason | test("perfprobe-lean not found")) and
+check "no perfprobe-lean: its figures skipped with the reason, the rest ran" jq -e '
+	([.skipped[] | select(.name == "lat_proc-fork-lean") | .reason |
+	  test("perfprobe-lean or perfprobe-hello not found")] | any) and
+	([.results[] | select(.key == "lat_proc-fork")] | length) == 1 and
 	([.results[] | select(.key | startswith("lat_sig"))] | length) > 0' "$T_TMP/nolean.json"
 check "metadata is complete" jq -e '.meta | (.perfprobe_version | length) > 0 and
 	(.hostname | length) > 0 and (.kernel_release | length) > 0 and (.arch | length) > 0 and

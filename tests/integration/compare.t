@@ -7,7 +7,7 @@
 # the exit code by the verdicts); every regression asserted is made by
 # altering a run's samples with jq, by a factor known to be beyond them.
 . "$(dirname "$0")/tap.sh"
-plan 77
+plan 80
 
 A=$T_TMP/a.json
 B=$T_TMP/b.json
@@ -424,6 +424,26 @@ jq '(.results[] | select(.key == "lat_mem_rd-detected-l1-bytes")) |= del(.kind)'
 	"$T_TMP/d1.json" >"$T_TMP/m1.json"
 "$PERFPROBE" compare "$T_TMP/m0.json" "$T_TMP/m1.json" >/dev/null
 ok $([ $? -eq 5 ]; echo $?) "... the same change recorded as measured: exit 5"
+
+# A figure noisy by nature (its declared spread_pct): marked, the change
+# said to be within the spread or not; its verdict is still its own.
+spread() { # FACTOR OUT: S's lat_syscall-null with a declared spread of 40%, shifted
+	jq --argjson f "$1" '.results |= map(select(.key == "lat_syscall-null") |
+		.spread_pct = 40 | .samples |= map(. * $f) | .value *= $f)' "$S" >"$2"
+}
+spread 1 "$T_TMP/sp0.json"
+spread 1.2 "$T_TMP/sp1.json"
+spread 1.6 "$T_TMP/sp2.json"
+"$PERFPROBE" compare "$T_TMP/sp0.json" "$T_TMP/sp1.json" >"$T_TMP/sp1.txt" 2>&1
+check "a declared spread of 40%: a 20% change marked within it" \
+	grep -q 'lat_syscall-null.*regression.*(spread by nature 40%: the change is within it)' "$T_TMP/sp1.txt"
+"$PERFPROBE" compare --json "$T_TMP/sp0.json" "$T_TMP/sp2.json" >"$T_TMP/sp2.json.out" 2>/dev/null
+check "... a 60% change marked, not within it" jq -e '.comparisons[0].results[] |
+	select(.key == "lat_syscall-null") | .declared_spread_pct == 40 and
+	.within_declared_spread == false and .verdict == "regression"' "$T_TMP/sp2.json.out"
+jq '.results[0].spread_pct = "wide"' "$T_TMP/sp0.json" >"$T_TMP/sp-bad.json"
+"$PERFPROBE" compare "$T_TMP/sp-bad.json" "$T_TMP/sp1.json" 2>"$T_TMP/e" >/dev/null
+ok $([ $? -eq 3 ] && grep -q 'spread_pct' "$T_TMP/e"; echo $?) "a spread_pct that is not a number: exit 3, named"
 
 # Bad input: one line, the right exit code.
 "$PERFPROBE" compare "$A" 2>"$T_TMP/e" >/dev/null

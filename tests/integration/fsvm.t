@@ -15,7 +15,7 @@ for s in $sizes; do
 	keys="$keys lat_fs-create-${s}k lat_fs-delete-${s}k lat_fs-${s}k"
 done
 
-plan 10
+plan 15
 
 "$PERFPROBE" --kernel-view=off --quick --no-save --json -o "$T_TMP/run.json" run lat_fs lat_mmap lat_pagefault \
 	>"$T_TMP/out.json" 2>"$T_TMP/err"
@@ -48,10 +48,11 @@ bad=$(jq -r '[.results[] | select(.key | test("^lat_(fs|mmap|pagefault)")) |
 check "values positive, no negative sample${bad:+ ($bad)}" test -z "$bad"
 
 units=$(jq -r '[.results[] | select(.key | test("^lat_(fs|mmap|pagefault)")) |
-	select((.key | test("^lat_fs-[0-9]+k$")) as $r |
-	       ($r and .unit != "files/s") or ((($r | not)) and .unit != "us")) | .key] |
+	select((.key | test("^lat_fs-[0-9]+k$")) as $r | (.key | test("faults-per-page$")) as $f |
+	       ($r and .unit != "files/s") or ($f and .unit != "faults") or
+	       ((($r or $f) | not) and .unit != "us")) | .key] |
 	join(" ")' "$T_TMP/out.json")
-check "units: files/s for lat_fs-<S>k, us for the rest${units:+ ($units)}" test -z "$units"
+check "units: files/s for lat_fs-<S>k, faults for the faults per page, us for the rest${units:+ ($units)}" test -z "$units"
 
 dirs=$(jq -r '[.results[] | select(.key | test("^lat_fs-[0-9]+k$")) |
 	select(.direction != "higher") | .key] | join(" ")' "$T_TMP/out.json")
@@ -73,6 +74,33 @@ else
 	check "lat_mmap-1m not below lat_pagefault beyond the noise ($(noise "$T_TMP/out.json" lat_mmap-1m lat_pagefault))" \
 		not_below "$T_TMP/out.json" lat_mmap-1m lat_pagefault
 fi
+
+# Beside the figure per page: the faults a pass takes per page (a fact:
+# at most one a page, and at least one a pass) and the figure per fault.
+fpp=$(val lat_pagefault-faults-per-page)
+check "faults per page in (0, 1], a fact (got ${fpp:-none})" jq -e '.results[] |
+	select(.key == "lat_pagefault-faults-per-page") | .value > 0 and .value <= 1 and
+	.kind == "fact"' "$T_TMP/out.json"
+check "lat_pagefault-fault = lat_pagefault / faults per page, derived" jq -e '
+	(.results | map({(.key): .}) | add) as $r | $r["lat_pagefault-fault"].kind == "derived" and
+	($r["lat_pagefault"].value / $r["lat_pagefault-faults-per-page"].value /
+	 $r["lat_pagefault-fault"].value - 1 | fabs) < 0.01' "$T_TMP/out.json"
+# a file given measures that file, whole pages of it; one that is not
+# a regular file of 1 MB fails the benchmark, named
+head -c 3000000 /dev/urandom >"$T_TMP/pf"
+PERFPROBE_PAGEFAULT_FILE=$T_TMP/pf "$PERFPROBE" --quick --no-save --json run lat_pagefault \
+	>"$T_TMP/pf.json" 2>/dev/null
+check "PERFPROBE_PAGEFAULT_FILE: that file, its 732 whole pages, said in the info" jq -e '
+	(.info[] | select(.name == "lat_pagefault-file") | .text | test("732 pages")) and
+	([.results[] | select(.key == "lat_pagefault")] | length) == 1' "$T_TMP/pf.json"
+PERFPROBE_PAGEFAULT_FILE=$T_TMP "$PERFPROBE" --quick --no-save --json run lat_pagefault \
+	>"$T_TMP/pfbad.json" 2>/dev/null
+check "... a directory: the benchmark fails, naming it" jq -e --arg d "$T_TMP" '
+	.failed[] | select(.name == "lat_pagefault") | .reason | contains($d)' "$T_TMP/pfbad.json"
+check "... and the other keys of lat_pagefault are declared facts and derived figures" sh -c \
+	"'$PERFPROBE' list --json | jq -e '.benchmarks[] | select(.name == \"lat_pagefault\") | .keys |
+	map({(.pattern): (.kind // \"measured\")}) | add |
+	.[\"lat_pagefault-faults-per-page\"] == \"fact\" and .[\"lat_pagefault-fault\"] == \"derived\"'"
 
 "$PERFPROBE" summary "$T_TMP/run.json" >"$T_TMP/summary" 2>&1
 # The row under the table's dashes; after Host and OS (23 columns) come

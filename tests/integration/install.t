@@ -29,6 +29,7 @@ check "make install O=$O rebuilds no program: $(grep -E '^ +(CC|LD) ' "$T_TMP/mk
 	test "$before" = "$(inodes)"
 miss=""
 for f in bin/perfprobe libexec/perfprobe/perfprobe-lean libexec/perfprobe/perfprobe-hello \
+	libexec/perfprobe/perfprobe-proc libexec/perfprobe/perfprobe-hello-dyn \
 	share/man/man1/perfprobe.1 share/man/man1/perfprobe-run.1 share/man/man1/perfprobe-compare.1 \
 	share/man/man1/perfprobe-netserver.1 \
 	share/man/man5/perfprobe-results.5 share/bash-completion/completions/perfprobe \
@@ -38,8 +39,9 @@ for f in bin/perfprobe libexec/perfprobe/perfprobe-lean libexec/perfprobe/perfpr
 done
 ok $([ -z "$miss" ]; echo $?) "installed: binary, helpers, man pages, completion, docs${miss:+ (missing:$miss)}"
 "$S/usr/bin/perfprobe" -v --quick --no-save run lat_proc >"$T_TMP/lp" 2>&1
-check "the installed binary runs lat_proc from its lean helper in libexec" \
-	grep -q 'lat_proc-process: perfprobe-lean, static' "$T_TMP/lp"
+check "the installed binary runs lat_proc from its helpers in libexec: lmbench's footprint and the lean one" \
+	sh -c "grep -q 'lat_proc-process: perfprobe-proc, dynamically linked' '$T_TMP/lp' &&
+	       grep -q 'lat_proc-lean-process: perfprobe-lean, static' '$T_TMP/lp'"
 
 # man pages: no warning from man/groff, every command in perfprobe(1)
 bad=""

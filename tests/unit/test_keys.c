@@ -300,7 +300,7 @@ static char *output_of(int argc, char **argv)
 	return text;
 }
 
-/* list -v: every declaration, with its unit and direction, on its line. */
+/* list -v: every declaration, with its unit, direction and spread, on its line. */
 static void test_list_verbose(void **state)
 {
 	char *argv[] = { "perfprobe", "-v", "list", NULL };
@@ -312,11 +312,14 @@ static void test_list_verbose(void **state)
 		const struct pp_key_decl *k;
 
 		for (k = pp_benches[b]->keys; k->pattern; k++) {
-			char want[256];
+			char want[256], spread[48] = "";
 
-			snprintf(want, sizeof(want), " %-32s %-8s %-6s %s%s%s%s\n", k->pattern,
+			if (k->spread_pct > 0)
+				snprintf(spread, sizeof(spread), " (spread by nature %.0f%%)",
+					 k->spread_pct);
+			snprintf(want, sizeof(want), " %-32s %-8s %-6s %s%s%s%s%s\n", k->pattern,
 				 k->unit, pp_dir_name(k->dir), k->desc, k->kind ? " (" : "",
-				 k->kind ? pp_kind_name(k->kind) : "", k->kind ? ")" : "");
+				 k->kind ? pp_kind_name(k->kind) : "", k->kind ? ")" : "", spread);
 			if (!strstr(text, want))
 				print_message("# not in list -v: %s", want);
 			assert_non_null(strstr(text, want));

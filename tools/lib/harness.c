@@ -365,6 +365,7 @@ static struct pp_result *result_record(struct pp_ctx *ctx, const char *key,
 	}
 	pp_kside_clear(&r->k);
 	r->kind = d->kind;
+	r->spread_pct = d->spread_pct;
 	r->iterations = iters;
 	r->noisy = r->st.cv_pct > ctx->opts.noise_pct;
 	/* the benchmark's line counts it once, measured again or not */

@@ -127,6 +127,14 @@ struct pp_key_decl {
 	const char *unit;		/* "us", "MB/s", "%" ... */
 	enum pp_dir dir;
 	enum pp_kind kind;		/* measured unless said (results.h) */
+	/*
+	 * Noisy by nature: how far the figure moves from run to run on a
+	 * quiet machine, % of its median ((max - min) / median of runs'
+	 * medians, measured: Documentation/accuracy.rst), when that is more
+	 * than a comparison's 10%; 0 for the rest.  Results carry it, and
+	 * compare marks a change inside it.
+	 */
+	double spread_pct;
 	const char *desc;		/* one line for "perfprobe list -v" */
 	const struct pp_key_show *show;	/* where it is shown, or NULL */
 	enum pp_size_name size;		/* how its keys name a size */

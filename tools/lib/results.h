@@ -108,6 +108,7 @@ struct pp_result {
 	char unit[PP_UNIT_MAX];
 	enum pp_dir dir;
 	enum pp_kind kind;
+	double spread_pct;		/* declared: its own run-to-run spread (keys.h), or 0 */
 	double value;			/* the headline: median of samples */
 	double *samples;		/* every sample, in unit */
 	size_t nsamples;

@@ -237,6 +237,11 @@ static int check_result(json_t *o, enum pp_kind *k, char *why, size_t len)
 			 key, kind);
 		return -1;
 	}
+	if (json_object_get(o, "spread_pct") &&
+	    !(jnum(o, "spread_pct", -1) >= 0 && isfinite(jnum(o, "spread_pct", -1)))) {
+		snprintf(why, len, "result %s: field spread_pct: not a number from 0 up", key);
+		return -1;
+	}
 	if (value && !json_is_number(value)) {
 		snprintf(why, len, "result %s: field value: not a number", key);
 		return -1;
@@ -315,6 +320,7 @@ static int load_result(struct pp_run *run, json_t *o, char *why, size_t len)
 	if (load_rounds(r, json_object_get(o, "rounds"), why, len))
 		return -1;
 	r->kind = k;
+	r->spread_pct = jnum(o, "spread_pct", 0);
 	r->value = jnum(o, "value", r->st.median);
 	r->noisy = json_is_true(json_object_get(o, "noisy"));
 	r->iterations = (uint64_t)jnum(o, "iterations", 0);

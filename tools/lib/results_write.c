@@ -177,6 +177,8 @@ static json_t *result_to_json(const struct pp_result *r)
 							 "higher" : "lower"));
 	if (r->kind != PP_KIND_MEASURED)
 		json_object_set_new(o, "kind", json_string(pp_kind_name(r->kind)));
+	if (r->spread_pct > 0)
+		json_object_set_new(o, "spread_pct", json_real(r->spread_pct));
 	for (i = 0; i < r->nsamples; i++)
 		json_array_append_new(s, json_real(r->samples[i]));
 	json_object_set_new(o, "samples", s);

@@ -419,6 +419,9 @@ static void list_bench(const struct pp_bench *b)
 		pp_print_string(PP_ANY, "direction", "%-6s ", pp_dir_name(k->dir));
 		pp_print_string(PP_ANY, "description", "%s", k->desc);
 		pp_print_string(k->kind ? PP_ANY : PP_JSON, "kind", " (%s)", pp_kind_name(k->kind));
+		if (k->spread_pct > 0)
+			pp_print_double(PP_ANY, "spread_pct", " (spread by nature %.0f%%)",
+					k->spread_pct);
 		pp_print_text("\n");
 		pp_print_close_object();
 	}

@@ -1,17 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfprobe-lean: process creation measured from a lean process.
+ * perfprobe-lean and perfprobe-proc: the processes lat_proc's loops run in.
  *
- * fork() copies the page tables and mappings of the process that forks.
- * perfprobe links 18 shared libraries (OpenSSL, krb5 through libtirpc,
- * libkcapi, libbpf...) and has about 110 mappings; lmbench's lat_proc has
- * about 25.  Forking from perfprobe would measure perfprobe's link map,
- * not the kernel, so lat_proc runs its loops here: a static program that
- * maps little more than itself.  The protocol is lean.h.
+ * fork() copies the page tables and mappings of the process that forks,
+ * so the forking process is part of the figure.  perfprobe links 18
+ * shared libraries (OpenSSL, krb5 through libtirpc, libkcapi, libbpf...)
+ * and has about 110 mappings; forking from it would measure its link map.
+ * This file is built twice (Makefile):
+ *
+ *   perfprobe-proc   linked dynamically against libc only, as lmbench's
+ *                    lat_proc is (about two dozen mappings), and its fork
+ *                    children leave with exit() as lmbench's do: the
+ *                    process lmbench's figures are of (lat_proc-fork ...)
+ *   perfprobe-lean   static, children leave with _exit(): little more
+ *                    than the kernel's own work (lat_proc-fork-lean ...)
+ *
+ * The protocol is lean.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,8 +34,13 @@ static void child(uint32_t op)
 	char *const av[] = { (char *)prog, NULL };
 	char *const env[] = { NULL };
 
-	if (op == PP_LEAN_FORK)
+	if (op == PP_LEAN_FORK) {
+#ifdef PP_LEAN_PROC
+		exit(0);	/* as lmbench's: libc's exit handlers, ld.so's fini */
+#else
 		_exit(0);
+#endif
+	}
 	/* as lmbench's children: no output */
 	close(1);
 	if (op == PP_LEAN_EXEC)

@@ -79,6 +79,7 @@ static int lat_mmap_run(struct pp_ctx *ctx)
 
 static const struct pp_key_decl keys[] = {
 	{ .pattern = "lat_mmap-%um", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .spread_pct = 50,	/* accuracy.rst, Noisy by nature */
 	  .desc = "mmap() and munmap() of N MB of a file: lat_mmap-Nm",
 	  .show = PP_SHOW({ .key = "lat_mmap-*", PP_COL("fsvm", 5, "  Mmap ", "Latency", 7, 1), .lm_col = 5 },
 		  { .lm_block = "\"mappings" }) },

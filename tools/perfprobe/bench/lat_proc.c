@@ -3,15 +3,23 @@
  * lat_proc: process creation, as lmbench's lat_proc.
  *
  *   fork   fork(); the child exits at once; the parent waits
- *   exec   fork(); the child execve()s a tiny static program
+ *   exec   fork(); the child execve()s a tiny program
  *   shell  fork(); the child runs "/bin/sh -c <that program>"
  *
  * The children close stdout first, as lmbench's do.  A child that cannot
  * exec fails the measurement instead of being timed as a fast exit.
  *
- * The loops run in perfprobe-lean, a small static process (lean.c): a
- * fork copies the forking process's mappings, and perfprobe's own 100+
- * (18 shared libraries) would be measured instead of the kernel.
+ * A fork copies the forking process's mappings and page tables, so that
+ * process is part of the figure.  The loops never run in perfprobe (100+
+ * mappings, 18 shared libraries) but in a helper (lean.c), twice:
+ *
+ *   lat_proc-fork ...        perfprobe-proc, linked dynamically against
+ *                            libc as lmbench's lat_proc is, exec'ing
+ *                            perfprobe-hello-dyn, dynamic as lmbench's hello:
+ *                            lmbench's figures, to read beside its tables
+ *   lat_proc-fork-lean ...   perfprobe-lean, static, exec'ing the static
+ *                            perfprobe-hello: the kernel's work with as
+ *                            little of a process as there can be
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -103,67 +111,143 @@ static int lean_loop(uint64_t n, void *arg)
 	return r < 0 ? (int)r : 0;
 }
 
-static int count_own_maps(void)
+/* Mappings of a process ("self" or a pid), and whether ld.so is one. */
+static int count_maps(const char *pid, bool *dynamic)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
-	int n = 0, c;
+	char path[64], line[512];
+	FILE *f;
+	int n = 0;
 
+	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
+	f = fopen(path, "r");
 	if (!f)
 		return -1;
-	while ((c = getc(f)) != EOF)
-		n += c == '\n';
+	*dynamic = false;
+	while (fgets(line, sizeof(line), f)) {
+		n += strchr(line, '\n') != NULL;
+		*dynamic |= strstr(line, "/ld-linux") || strstr(line, "/ld-musl");
+	}
 	fclose(f);
 	return n;
 }
 
-static int lat_proc_run(struct pp_ctx *ctx)
+/* A process's resident set in kB (VmRSS), or -1. */
+static long resident_kb(pid_t pid)
 {
-	char hello[4096], lean_path[4096];
+	char path[64], line[256];
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/* One set of the three figures: the process they run in, the program exec'd. */
+struct proc_set {
+	const char *helper, *hello;
+	const char *fork, *exec, *shell;	/* the keys */
+	const char *info;			/* which process measured */
+};
+
+static const struct proc_set sets[] = {
+	{ "perfprobe-proc", "perfprobe-hello-dyn",
+	  "lat_proc-fork", "lat_proc-exec", "lat_proc-shell", "lat_proc-process" },
+	{ "perfprobe-lean", "perfprobe-hello",
+	  "lat_proc-fork-lean", "lat_proc-exec-lean", "lat_proc-shell-lean",
+	  "lat_proc-lean-process" },
+};
+
+/* The three figures of a set cannot be measured here: each skipped, saying why. */
+static int skip_set(struct pp_ctx *ctx, const struct proc_set *ps, const char *why)
+{
+	return pp_skip(ctx, ps->fork, "%s", why) | pp_skip(ctx, ps->exec, "%s", why) |
+	       pp_skip(ctx, ps->shell, "%s", why);
+}
+
+/* Each figure of a set from its helper, or their skips saying why. */
+static int proc_set_run(struct pp_ctx *ctx, const struct proc_set *ps)
+{
+	char hello[4096], path[4096], pid[16], why[4200];
+	bool dyn, self_dyn;
 	struct lean l;
 	int64_t maps;
-	int ret;
+	int ret, own;
 
-	if (pp_helper_path(ctx, "perfprobe-lean", lean_path, sizeof(lean_path)))
-		return pp_skip(ctx, NULL, "perfprobe-lean not found beside perfprobe (run make)");
-	if (pp_helper_path(ctx, "perfprobe-hello", hello, sizeof(hello)))
-		return pp_skip(ctx, NULL, "perfprobe-hello not found beside perfprobe (run make)");
-	ret = lean_start(&l, lean_path, hello);
+	if (pp_helper_path(ctx, ps->helper, path, sizeof(path)) ||
+	    pp_helper_path(ctx, ps->hello, hello, sizeof(hello))) {
+		snprintf(why, sizeof(why), "%s or %s not found beside perfprobe (run make)",
+			 ps->helper, ps->hello);
+		return skip_set(ctx, ps, why);
+	}
+	ret = lean_start(&l, path, hello);
 	if (ret)
-		return pp_fail(ctx, "starting perfprobe-lean: %s", strerror(-ret));
+		return pp_fail(ctx, "starting %s: %s", ps->helper, strerror(-ret));
 	maps = lean_ask(&l, PP_LEAN_MAPS, 0);
 	if (maps < 0) {
 		lean_stop(&l);
-		return pp_fail(ctx, "perfprobe-lean (%s) does not answer", lean_path);
+		/* a dynamic helper where its libc.so is missing */
+		snprintf(why, sizeof(why), "%s does not start", path);
+		return skip_set(ctx, ps, why);
 	}
-	pp_info(ctx, "lat_proc-process", "perfprobe-lean, static, %lld mappings (perfprobe itself: %d)",
-		(long long)maps, count_own_maps());
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	if (count_maps(pid, &dyn) < 0)
+		dyn = false;
+	own = count_maps("self", &self_dyn);
+	/* hello is linked as the helper is (Makefile: both static with STATIC=1) */
+	pp_info(ctx, ps->info, "%s, %s, %lld mappings, %ld kB resident (perfprobe itself: %d); execs %s (%s)",
+		ps->helper, dyn ? "dynamically linked" : "static", (long long)maps,
+		resident_kb(l.pid), own, ps->hello,
+		dyn && !strcmp(ps->hello, "perfprobe-hello-dyn") ? "dynamic" : "static");
 	l.op = PP_LEAN_FORK;
-	ret = pp_latency(ctx, "lat_proc-fork", lean_loop, &l);
+	ret = pp_latency(ctx, ps->fork, lean_loop, &l);
 	l.op = PP_LEAN_EXEC;
-	ret |= pp_latency(ctx, "lat_proc-exec", lean_loop, &l);
+	ret |= pp_latency(ctx, ps->exec, lean_loop, &l);
 	if (access("/bin/sh", X_OK)) {
-		ret |= pp_skip(ctx, "lat_proc-shell", "/bin/sh: %s", strerror(errno));
+		ret |= pp_skip(ctx, ps->shell, "/bin/sh: %s", strerror(errno));
 	} else {
 		l.op = PP_LEAN_SHELL;
-		ret |= pp_latency(ctx, "lat_proc-shell", lean_loop, &l);
+		ret |= pp_latency(ctx, ps->shell, lean_loop, &l);
 	}
 	lean_stop(&l);
 	return ret;
 }
 
+static int lat_proc_run(struct pp_ctx *ctx)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(sets) && ret >= 0; i++)
+		ret |= proc_set_run(ctx, &sets[i]);
+	return ret < 0 ? -1 : ret;
+}
+
 static const struct pp_key_decl keys[] = {
 	{ .pattern = "lat_proc-fork", .unit = "us", .dir = PP_LOWER_IS_BETTER,
-	  .desc = "fork() and the child's exit, waited for",
+	  .desc = "fork() and the child's exit, waited for, from lmbench's footprint",
 	  .show = PP_SHOW({ PP_COL("proc", 9, "fork", "proc", 4, 2), .lm_col = 9 },
 		  { .lm_line = "Process fork+exit:" }) },
 	{ .pattern = "lat_proc-exec", .unit = "us", .dir = PP_LOWER_IS_BETTER,
-	  .desc = "fork() and execve() of a tiny program",
+	  .desc = "fork() and execve() of a tiny dynamic program, from lmbench's footprint",
 	  .show = PP_SHOW({ PP_COL("proc", 10, "exec", "proc", 4, 2), .lm_col = 10 },
 		  { .lm_line = "Process fork+execve:" }) },
 	{ .pattern = "lat_proc-shell", .unit = "us", .dir = PP_LOWER_IS_BETTER,
-	  .desc = "/bin/sh -c running a tiny program",
+	  .desc = "/bin/sh -c running that program, from lmbench's footprint",
 	  .show = PP_SHOW({ PP_COL("proc", 11, "sh  ", "proc", 4, 2), .lm_col = 11 },
 		  { .lm_line = "Process fork+/bin/sh -c:" }) },
+	{ .pattern = "lat_proc-fork-lean", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "fork() and exit from a lean static process: the kernel's part" },
+	{ .pattern = "lat_proc-exec-lean", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "fork() and execve() of a tiny static program, from that process" },
+	{ .pattern = "lat_proc-shell-lean", .unit = "us", .dir = PP_LOWER_IS_BETTER,
+	  .desc = "/bin/sh -c running the static program, from that process" },
 	PP_KEYS_END
 };
 

@@ -667,6 +667,8 @@ static int pool_group(struct pp_cmp_pool *p, const struct entry *e, size_t n,
 			p->conflict = true;
 		if (e[i].r->kind != PP_KIND_MEASURED)
 			p->kind = e[i].r->kind;
+		if (e[i].r->spread_pct > p->spread_pct)
+			p->spread_pct = e[i].r->spread_pct;
 		if (e[i].new) {
 			p->nnew += e[i].r->nsamples;
 			p->new_runs++;

@@ -124,6 +124,7 @@ struct pp_cmp_pool {
 	char unit[PP_UNIT_MAX];
 	enum pp_dir dir;
 	enum pp_kind kind;
+	double spread_pct;	/* the largest a run's result declares (keys.h), or 0 */
 	bool conflict;
 	double *base, *new;
 	size_t nbase, nnew;

@@ -280,6 +280,14 @@ static void print_row(const struct pp_cmp_row *r, const struct pp_cmp_opts *o)
 		pp_print_text(" (fails)");
 	pp_print_string(r->gates ? PP_JSON : PP_ANY, "kind", " (%s, not gating)",
 			pp_kind_name(p->kind));
+	if (p->spread_pct > 0) {
+		/* noisy by nature: its own run-to-run spread is larger than a target */
+		pp_print_double(PP_ANY, "declared_spread_pct", " (spread by nature %.0f%%", p->spread_pct);
+		pp_print_bool(PP_JSON, "within_declared_spread", NULL,
+			      r->ok && fabs(r->st.change_pct) < p->spread_pct);
+		pp_print_text("%s)", r->ok && fabs(r->st.change_pct) < p->spread_pct ?
+			      ": the change is within it" : "");
+	}
 	pp_print_bool(PP_JSON, "gates", NULL, r->gates);
 	pp_print_bool(PP_JSON, "fails", NULL, r->fails);
 	if (r->ok) {
@@ -536,7 +544,11 @@ static void row_summary(char *buf, size_t size, const struct pp_cmp_row *r)
 	else
 		n = snprintf(buf, size, "%s: %s, %s", r->pool->key, pp_cmp_row_verdict(r), r->why);
 	if (!r->gates && n >= 0 && (size_t)n < size)
-		snprintf(buf + n, size - n, " (%s, not gating)", pp_kind_name(r->pool->kind));
+		n += snprintf(buf + n, size - n, " (%s, not gating)", pp_kind_name(r->pool->kind));
+	if (r->pool->spread_pct > 0 && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - n, " (spread by nature %.0f%%%s)", r->pool->spread_pct,
+			 r->ok && fabs(r->st.change_pct) < r->pool->spread_pct ?
+			 ": the change is within it" : "");
 }
 
 /*

@@ -1170,6 +1170,10 @@ static void compare_table(FILE *f, const struct pp_comparison *c)
 		pp_html_esc(f, r->ok ? pp_verdict_name(s->verdict) : pp_cmp_row_verdict(r));
 		if (!r->gates)
 			fprintf(f, " (%s, not gating)", pp_kind_name(r->pool->kind));
+		if (r->pool->spread_pct > 0)
+			fprintf(f, " (spread by nature %.0f%%%s)", r->pool->spread_pct,
+				r->ok && fabs(s->change_pct) < r->pool->spread_pct ?
+				": the change is within it" : "");
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div></details>\n", f);
