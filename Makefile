@@ -261,9 +261,10 @@ check-unit: check-build
 # output together when it ends (-O): the rest's scripts build in the
 # plain build's directory too (vmtest.sh), so it is complete first.
 # The integration suite runs once, in the ASan+UBSan build (check-san):
-# the plain build's run of it is check-quick, the edit-build-test loop.  The guests run under TCG on one host thread
-# each and wait for their guest a good part of the time, so three at a
-# time keep two CPUs busy; the longest start first.
+# the plain build's run of it is check-quick, the edit-build-test loop.
+# The guests run under TCG on one host thread each and wait for their
+# guest a good part of the time, so three at a time keep two CPUs busy;
+# the longest start first.
 # A recipe that starts a make through a script is marked + to hand it the
 # jobserver (else: "jobserver unavailable", and cross.t's W=1 check sees it).
 CHECK_JOBS ?= 3
