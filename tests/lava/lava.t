@@ -129,7 +129,7 @@ for l in open(sys.argv[1]):
         continue
     m = r.get("msg")
     if r.get("lvl") == "results" and isinstance(m, dict) and m.get("definition") == "lava" \
-            and m.get("case") in ("append-overlays", "execute-qemu", "auto-login-action",
+            and m.get("case") in ("execute-qemu", "auto-login-action",
                                   "login-action", "0_perfprobe", "job"):
         steps[m["case"]] = m.get("duration", "")
 print("LAVA's steps: " + ", ".join("%s %s s" % (k, v) for k, v in steps.items() if v))
