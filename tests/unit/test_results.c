@@ -65,6 +65,10 @@ static void add_profile(struct pp_run *run, struct pp_kside *k)
 	assert_int_equal(pp_prof_frame(p, PP_PROF_SYSRET, &f[1]), 0);
 	assert_int_equal(pp_prof_add(p, f, 1, 1, 2), 0);
 	assert_int_equal(pp_prof_add(p, f, 1, 0, 2), 0);
+	/* as with the kernel's debug info: getppid's samples on two lines */
+	assert_int_equal(pp_prof_set_debuginfo(p, "/usr/lib/debug/boot/vmlinux-6.1.0-57-amd64"), 0);
+	assert_int_equal(pp_prof_line(p, f[2], "kernel/sys.c:969", 2), 0);
+	assert_int_equal(pp_prof_line(p, f[2], "kernel/sys.c:970", 4), 0);
 	p->samples = 10;
 	p->kernel = 8;
 	p->user = 2;
@@ -238,6 +242,14 @@ static void test_round_trip(void **state)
 	assert_int_equal(occurrences(p, "\"path\": \"__x64_sys_getppid <- entry_SYSCALL_64\""), 2);
 	assert_int_equal(occurrences(p, "\"1 3 0 1 2\""), 0);
 	assert_int_equal(occurrences(p, "\"6 1 0 1 2\""), 1);
+	/* the source lines, most samples first; the top function's hottest */
+	assert_string_equal(r->k.prof->debuginfo, "/usr/lib/debug/boot/vmlinux-6.1.0-57-amd64");
+	assert_int_equal(r->k.prof->nlines, 2);
+	assert_string_equal(r->k.prof->lines[0].src, "kernel/sys.c:970");
+	assert_int_equal(r->k.prof->lines[0].count, 4);
+	assert_string_equal(pp_prof_hot_line(r->k.prof, 2)->src, "kernel/sys.c:970");
+	assert_null(pp_prof_hot_line(r->k.prof, 0));
+	assert_int_equal(occurrences(p, "\"src\": \"kernel/sys.c:970\""), 2);
 	assert_int_equal(r->kind, PP_KIND_MEASURED);
 	r = pp_run_find(&back, "bw_pipe");
 	assert_non_null(r);
@@ -625,6 +637,20 @@ static void test_bad_files(void **state)
 		   "field kernel.profile.stacks: 7 samples, not samples' 8");
 	expect_bad("prof-user.json", PROF_FILE("6", "2", "\"6 3 0 1\", \"2 1 0\""),
 		   "field kernel.profile.stacks[0]: 3 user frames of 2");
+	expect_bad("prof-line-fn.json",
+		   PROF_FILE("6", "2", "\"6 1 0 1\", \"2 1 0\"], \"debuginfo\": \"vmlinux\", "
+			     "\"lines\": [{\"name\": \"getppid\", \"src\": \"a.c:1\", "
+			     "\"samples\": 1}"),
+		   "field kernel.profile.lines[0]: not a frame's name, a source line and "
+		   "samples above 0");
+	expect_bad("prof-line-sum.json",
+		   PROF_FILE("6", "2", "\"6 1 0 1\", \"2 1 0\"], \"debuginfo\": \"vmlinux\", "
+			     "\"lines\": [{\"name\": \"do_syscall_64\", \"src\": \"a.c:1\", "
+			     "\"samples\": 7}"),
+		   "field kernel.profile.lines: 7 samples, more than kernel_samples' 6");
+	expect_bad("prof-line-di.json",
+		   PROF_FILE("6", "2", "\"6 1 0 1\", \"2 1 0\"], \"lines\": ["),
+		   "field kernel.profile.debuginfo, lines: not a file name and a list");
 	expect_bad("prof-ops.json",
 		   "{\"format\": \"perfprobe-results\", \"schema_version\": 1, \"meta\": {}, "
 		   "\"results\": [{\"key\": \"lat_pipe\", \"unit\": \"us\", \"direction\": \"lower\", "

@@ -27,6 +27,10 @@ void pp_prof_free(struct pp_prof *p)
 
 	for (i = 0; i < p->nframes; i++)
 		free(p->frames[i]);
+	for (i = 0; i < p->nlines; i++)
+		free(p->lines[i].src);
+	free(p->lines);
+	free(p->debuginfo);
 	free(p->frames);
 	free(p->stacks);
 	free(p->pool);
@@ -221,6 +225,53 @@ double pp_prof_cpu_ns(double count, double sample_ns, double ops, double *se)
 	}
 	*se = sqrt(count + 1) * sample_ns / ops;
 	return count * sample_ns / ops;
+}
+
+int pp_prof_line(struct pp_prof *p, uint32_t frame, const char *src, uint64_t count)
+{
+	struct pp_prof_line *l;
+	size_t i;
+
+	if (frame >= p->nframes || !src || !src[0])
+		return -EINVAL;
+	for (i = 0; i < p->nlines; i++) {
+		if (p->lines[i].frame == frame && !strcmp(p->lines[i].src, src)) {
+			p->lines[i].count += count;
+			return 0;
+		}
+	}
+	if (grow((void **)&p->lines, &p->lines_cap, p->nlines + 1, sizeof(*p->lines)))
+		return -ENOMEM;
+	l = &p->lines[p->nlines];
+	l->src = strdup(src);
+	if (!l->src)
+		return -ENOMEM;
+	l->frame = frame;
+	l->count = count;
+	p->nlines++;
+	return 0;
+}
+
+const struct pp_prof_line *pp_prof_hot_line(const struct pp_prof *p, uint32_t frame)
+{
+	const struct pp_prof_line *best = NULL;
+	size_t i;
+
+	for (i = 0; i < p->nlines; i++)
+		if (p->lines[i].frame == frame && (!best || p->lines[i].count > best->count))
+			best = &p->lines[i];
+	return best;
+}
+
+int pp_prof_set_debuginfo(struct pp_prof *p, const char *path)
+{
+	char *s = strdup(path);
+
+	if (!s)
+		return -ENOMEM;
+	free(p->debuginfo);
+	p->debuginfo = s;
+	return 0;
 }
 
 double pp_prof_kernel_share(const struct pp_prof *p, double *se)

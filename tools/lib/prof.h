@@ -42,6 +42,17 @@ struct pp_prof_stack {
 	uint16_t nuser, nkernel;
 };
 
+/*
+ * Samples whose leaf was in function frame, by the source line they fell
+ * on: a profile has these where the kernel's debug info was at hand
+ * (tools/perfprobe/kernel/kdwarf.c).
+ */
+struct pp_prof_line {
+	uint32_t frame;
+	char *src;			/* "kernel/seccomp.c:412" */
+	uint64_t count;
+};
+
 struct pp_prof {
 	char event[16];			/* "cpu-clock", "cycles" */
 	uint64_t period;		/* ns of CPU time, or cycles, a sample */
@@ -56,6 +67,9 @@ struct pp_prof {
 	size_t nstacks;
 	uint32_t *pool;
 	size_t npool;
+	struct pp_prof_line *lines;	/* by the builder's order */
+	size_t nlines, lines_cap;
+	char *debuginfo;		/* the vmlinux lines and inlined frames came from */
 	/* the builder's (pp_prof_add()) name and stack hashes */
 	uint32_t *fhash, *shash;
 	size_t fhash_cap, shash_cap, frames_cap, stacks_cap, pool_cap;
@@ -82,6 +96,18 @@ int pp_prof_frame(struct pp_prof *p, const char *name, uint32_t *idx);
  */
 int pp_prof_add(struct pp_prof *p, const uint32_t *frames, unsigned int nuser,
 		unsigned int nkernel, uint64_t count);
+
+/*
+ * count samples of leaf function frame on source line src, merged with
+ * an equal line: 0, -EINVAL (no such frame) or -ENOMEM.
+ */
+int pp_prof_line(struct pp_prof *p, uint32_t frame, const char *src, uint64_t count);
+
+/* The line of frame with the most samples (the first such), or NULL. */
+const struct pp_prof_line *pp_prof_hot_line(const struct pp_prof *p, uint32_t frame);
+
+/* Name the debug info the profile's lines came from: 0 or -ENOMEM. */
+int pp_prof_set_debuginfo(struct pp_prof *p, const char *path);
 
 /* The kernel's share of the samples, and its binomial standard error. */
 double pp_prof_kernel_share(const struct pp_prof *p, double *se);

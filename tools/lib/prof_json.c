@@ -53,8 +53,43 @@ static json_t *top_to_json(const struct pp_prof *p, const struct pp_prof_fn *f, 
 		set_num(t, "ns_err", se);
 		pp_prof_path(p, f[i].frame, self, path, sizeof(path));
 		json_object_set_new(t, "path", json_string(path));
+		if (self && pp_prof_hot_line(p, f[i].frame))
+			json_object_set_new(t, "src",
+					    json_string(pp_prof_hot_line(p, f[i].frame)->src));
 		json_array_append_new(a, t);
 	}
+	return a;
+}
+
+/* The source lines samples fell on, most samples first. */
+static int cmp_line(const void *a, const void *b)
+{
+	const struct pp_prof_line *x = *(const struct pp_prof_line *const *)a;
+	const struct pp_prof_line *y = *(const struct pp_prof_line *const *)b;
+
+	return (x->count < y->count) - (x->count > y->count);
+}
+
+static json_t *lines_to_json(const struct pp_prof *p)
+{
+	const struct pp_prof_line **l = malloc(p->nlines * sizeof(*l));
+	json_t *a = json_array();
+	size_t i;
+
+	if (!l)
+		return a;
+	for (i = 0; i < p->nlines; i++)
+		l[i] = &p->lines[i];
+	qsort(l, p->nlines, sizeof(*l), cmp_line);
+	for (i = 0; i < p->nlines; i++) {
+		json_t *t = json_object();
+
+		json_object_set_new(t, "name", json_string(p->frames[l[i]->frame]));
+		json_object_set_new(t, "src", json_string(l[i]->src));
+		set_u64(t, "samples", l[i]->count);
+		json_array_append_new(a, t);
+	}
+	free(l);
 	return a;
 }
 
@@ -116,6 +151,10 @@ json_t *pp_prof_to_json(const struct pp_kside *k)
 		json_array_append_new(frames, json_string(p->frames[i]));
 	json_object_set_new(o, "frames", frames);
 	json_object_set_new(o, "stacks", stacks_to_json(p));
+	if (p->debuginfo) {
+		json_object_set_new(o, "debuginfo", json_string(p->debuginfo));
+		json_object_set_new(o, "lines", lines_to_json(p));
+	}
 	return o;
 }
 
@@ -222,6 +261,48 @@ out:
 	return ret;
 }
 
+/*
+ * The debug info's source lines into p: each a leaf's, of a frame p
+ * has, their samples at most the kernel's.  0, or -1 with why.
+ */
+static int lines_from_json(struct pp_prof *p, json_t *o, char *why, size_t len)
+{
+	json_t *di = json_object_get(o, "debuginfo"), *lines = json_object_get(o, "lines"), *v;
+	uint64_t sum = 0;
+	size_t i;
+
+	if (!di && !lines)
+		return 0;
+	if (!json_is_string(di) || !json_string_length(di) || !json_is_array(lines)) {
+		snprintf(why, len, "debuginfo, lines: not a file name and a list");
+		return -1;
+	}
+	if (pp_prof_set_debuginfo(p, json_string_value(di))) {
+		snprintf(why, len, "debuginfo: out of memory");
+		return -1;
+	}
+	json_array_foreach(lines, i, v) {
+		const char *name = json_string_value(json_object_get(v, "name"));
+		const char *src = json_string_value(json_object_get(v, "src"));
+		long fr = name ? pp_prof_find(p, name) : -1;
+		uint64_t n;
+
+		if (fr < 0 || !src || !src[0] || get_u64(v, "samples", &n) || !n ||
+		    pp_prof_line(p, (uint32_t)fr, src, n)) {
+			snprintf(why, len, "lines[%zu]: not a frame's name, a source line and "
+				 "samples above 0", i);
+			return -1;
+		}
+		sum += n;
+	}
+	if (sum > p->kernel) {
+		snprintf(why, len, "lines: %" PRIu64 " samples, more than kernel_samples' %" PRIu64,
+			 sum, p->kernel);
+		return -1;
+	}
+	return 0;
+}
+
 int pp_prof_from_json(struct pp_run *run, const char *key, struct pp_kside *k, json_t *o,
 		      char *why, size_t len)
 {
@@ -261,7 +342,7 @@ int pp_prof_from_json(struct pp_run *run, const char *key, struct pp_kside *k, j
 		goto bad;
 	}
 	p->sample_ns = json_number_value(sns);
-	if (stacks_from_json(p, o, sub, sizeof(sub)))
+	if (stacks_from_json(p, o, sub, sizeof(sub)) || lines_from_json(p, o, sub, sizeof(sub)))
 		goto bad;
 	k->prof_op_ns = json_number_value(op);
 	k->prof_ops = json_number_value(ops);
