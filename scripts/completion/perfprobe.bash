@@ -36,7 +36,7 @@ _perfprobe_opts() {
 	timer) echo "--period --count" ;;
 	trace) echo "--hist --all" ;;
 	netserver) echo "--bind --port --max-tests --max-per-client --max-duration --secret-file" ;;
-	'') echo "--json --output --repeat --rounds --cpu --quick --full --noise --results-dir --no-save --tmpdir --label --kernel-view --profile-samples --verbose --quiet --help --version" ;;
+	'') echo "--json --output --repeat --rounds --cpu --quick --full --noise --results-dir --no-save --tmpdir --label --kernel-view --profile-samples --vmlinux --verbose --quiet --help --version" ;;
 	esac
 }
 # how the value of option $2 of command $1 completes; nothing: it takes none
@@ -72,6 +72,7 @@ _perfprobe_optval() {
 	*:--label) echo "none" ;;
 	*:--kernel-view) echo "words auto kmod bpf off" ;;
 	*:--profile-samples) echo "none" ;;
+	*:--vmlinux) echo "file" ;;
 	esac
 }
 # how argument $2 (1: the first) of command $1 completes

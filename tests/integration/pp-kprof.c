@@ -87,7 +87,7 @@ static double chunk(const struct pp_kprof_how *how, unsigned int hz, uint64_t n,
 		struct pp_usyms *us = pp_usyms_new();
 		struct pp_ksyms ks = { 0 };
 
-		if (!us || pp_kprof_stop(kp) || pp_kprof_profile(kp, &ks, us, &p)) {
+		if (!us || pp_kprof_stop(kp) || pp_kprof_profile(kp, &ks, us, NULL, &p)) {
 			pp_err("reading the samples: out of memory");
 			exit(1);
 		}

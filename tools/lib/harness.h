@@ -39,6 +39,7 @@ struct pp_opts {
 	const char *tmpdir;		/* --tmpdir */
 	bool quiet;			/* --quiet: no progress */
 	unsigned int profile_samples;	/* --profile-samples, default 10 */
+	const char *vmlinux;		/* --vmlinux; NULL: looked for */
 };
 
 struct pp_ctx;

@@ -164,6 +164,9 @@ static int global_opt(struct pp_cli *cli, struct parse_state *ps, int c)
 					 optarg, PP_MAX_PROFILE_SAMPLES);
 		cli->opts.profile_samples = (unsigned int)v;
 		break;
+	case PP_OPT_VMLINUX:
+		cli->opts.vmlinux = optarg;
+		break;
 	case PP_OPT_CPU:
 		return check_cpu(optarg, &cli->opts.pin_cpu);
 	case PP_OPT_QUICK:

@@ -73,6 +73,12 @@ const struct pp_option pp_options[] = {
 	  "they stand for (1 ms each): narrower intervals in compare's function by "
 	  "function difference", "10",
 	  PP_COMP_NONE, NULL, 0 },
+	{ G, "vmlinux", 0, PP_OPT_VMLINUX, "FILE",
+	  "the running kernel's vmlinux with debug info: the profile names the functions "
+	  "inlined where each sample fell and the source line (the file's build ID must be "
+	  "the kernel's)",
+	  "looked for where distributions install it: /usr/lib/debug/boot/vmlinux-RELEASE, ...",
+	  PP_COMP_FILE, NULL, 0 },
 	{ G, "verbose", 'v', PP_OPT_VERBOSE, NULL,
 	  "more detail: each result and note as measured, every kernel-view figure",
 	  NULL, PP_COMP_NONE, NULL, 0 },

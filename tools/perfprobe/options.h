@@ -46,6 +46,7 @@ enum {
 	PP_OPT_ROUNDS,
 	PP_OPT_GATE_EMULATED,
 	PP_OPT_PROFILE_SAMPLES,
+	PP_OPT_VMLINUX,
 	/* a command's own options without a letter (with one: the letter) */
 	PP_OPT_LS_LABEL,
 	PP_OPT_TRACE_ALL,

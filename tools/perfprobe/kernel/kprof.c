@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "kprof.h"
+#include "kdwarf.h"
 #include "ksyms.h"
 #include "usyms.h"
 #include "util.h"
@@ -516,8 +517,11 @@ struct namer {
 	struct pp_prof *p;
 	const struct pp_ksyms *ks;
 	struct pp_usyms *us;
+	struct pp_kdwarf *kd;		/* NULL: kallsyms' names alone */
 	uint32_t *f;			/* a stack's frames */
 };
+/* A sample's frames at most: user and kernel, each kernel one with its inlined ones. */
+#define KPROF_FRAMES	((KPROF_MAX_STACK + 2) * (2 + PP_KDWARF_INLINE))
 
 /* The frame of addr (pid -1: the kernel's), through the lookup cache. */
 static int frame_of(struct namer *nm, pid_t pid, uint64_t addr, uint32_t *frame)
@@ -543,6 +547,27 @@ static int frame_of(struct namer *nm, pid_t pid, uint64_t addr, uint32_t *frame)
 }
 
 /*
+ * The frames of kernel address addr at f[*n...]: its function, then, with
+ * the debug info, the functions inlined into it there, outermost first;
+ * the leaf's source line is counted for the innermost.
+ */
+static int kernel_frames(struct namer *nm, uint64_t addr, bool leaf, size_t *n)
+{
+	struct pp_kdwarf_loc loc;
+	unsigned int i;
+	int err = frame_of(nm, -1, addr, &nm->f[(*n)++]);
+
+	if (err || !nm->kd || addr < nm->ks->text_lo || addr >= nm->ks->text_hi ||
+	    !pp_kdwarf_lookup(nm->kd, addr, &loc))
+		return err;
+	for (i = 0; i < loc.ninline && !err; i++)
+		err = pp_prof_frame(nm->p, loc.inlined[i], &nm->f[(*n)++]);
+	if (!err && leaf && loc.src[0])
+		err = pp_prof_line(nm->p, nm->f[*n - 1], loc.src, 1);
+	return err;
+}
+
+/*
  * One raw sample s into p.  Return addresses are looked up one byte
  * back, in the call that made them; where the sample fell, as it is.
  * A user sample at the return of a system call is the kernel's (below).
@@ -553,7 +578,8 @@ static int profile_one(struct namer *nm, const uint64_t *s)
 	uint32_t *f = nm->f;
 	pid_t pid = (pid_t)s[0];
 	bool user = s[1] == PERF_RECORD_MISC_USER, sysret = false;
-	uint64_t nk = s[3], nu = s[4], i, n = 0, nuser;
+	uint64_t nk = s[3], nu = s[4], i;
+	size_t n = 0, nuser;
 	const uint64_t *k = s + RAW_HDR, *u = k + nk;
 	int err = 0;
 
@@ -573,10 +599,10 @@ static int profile_one(struct namer *nm, const uint64_t *s)
 		sysret = true;
 		err = err ? err : pp_prof_frame(p, PP_PROF_SYSRET, &f[n++]);
 	} else if (!user && !nk) {
-		err = err ? err : frame_of(nm, -1, s[2], &f[n++]);
+		err = err ? err : kernel_frames(nm, s[2], true, &n);
 	}
 	for (i = user ? 0 : nk; i-- > 0 && !err;)
-		err = frame_of(nm, -1, i ? k[i] - 1 : k[i], &f[n++]);
+		err = kernel_frames(nm, i ? k[i] - 1 : k[i], !i, &n);
 	if (!err)
 		err = pp_prof_add(p, f, (unsigned int)nuser, (unsigned int)(n - nuser), 1);
 	if (err)
@@ -611,11 +637,11 @@ static void bpf_names(const struct pp_kprof *kp, struct pp_ksyms *ks)
 }
 
 int pp_kprof_profile(struct pp_kprof *kp, struct pp_ksyms *ks, struct pp_usyms *us,
-		     struct pp_prof **out)
+		     struct pp_kdwarf *kd, struct pp_prof **out)
 {
 	struct pp_prof *p = calloc(1, sizeof(*p));
-	uint32_t *f = malloc((KPROF_MAX_STACK + 2) * 2 * sizeof(*f));
-	struct namer nm = { kp, p, ks, us, f };
+	uint32_t *f = malloc(KPROF_FRAMES * sizeof(*f));
+	struct namer nm = { kp, p, ks, us, kd, f };
 	size_t off;
 	int err = -ENOMEM;
 
@@ -627,6 +653,8 @@ int pp_kprof_profile(struct pp_kprof *kp, struct pp_ksyms *ks, struct pp_usyms *
 	pp_strlcpy(p->event, kp->how.event, sizeof(p->event));
 	p->period = kp->period;
 	p->lost = kp->lost;
+	if (kd && pp_prof_set_debuginfo(p, pp_kdwarf_path(kd)))
+		goto fail;
 	for (off = 0, err = 0; off < kp->nraw && !err; off += RAW_HDR + kp->raw[off + 3] +
 	     kp->raw[off + 4]) {
 		if (kp->raw[off + 3] + kp->raw[off + 4] > KPROF_MAX_STACK * 2)

@@ -25,6 +25,7 @@
 #define PP_KPROF_HZ		1000
 #define PP_KPROF_WHY_MAX	256
 
+struct pp_kdwarf;
 struct pp_ksyms;
 struct pp_usyms;
 
@@ -76,11 +77,13 @@ int pp_kprof_stop(struct pp_kprof *kp);
 
 /*
  * What was sampled, symbolised (ks for the kernel, its BPF programs
- * listed again where a sample fell in one; us for user space), into a
+ * listed again where a sample fell in one; us for user space; kd, where
+ * not NULL, the kernel's debug info: the functions inlined at each kernel
+ * address as frames of their own, and the leaves' source lines), into a
  * new profile (pp_prof_destroy() it): 0 or -ENOMEM.
  */
 int pp_kprof_profile(struct pp_kprof *kp, struct pp_ksyms *ks, struct pp_usyms *us,
-		     struct pp_prof **out);
+		     struct pp_kdwarf *kd, struct pp_prof **out);
 
 /* Close everything (NULL: nothing). */
 void pp_kprof_close(struct pp_kprof *kp);

@@ -41,6 +41,7 @@
 #include "print.h"
 #include "stats.h"
 #include "usyms.h"
+#include "kdwarf.h"
 
 #define KV_PASS2	(PP_KT_BIT(PP_KT_FAULTS) | PP_KT_BIT(PP_KT_FAULT_NS) | \
 			 PP_KT_BIT(PP_KT_SCHED) | PP_KT_BIT(PP_KT_COPY))
@@ -79,6 +80,7 @@ static struct {
 	bool prof_noted;		/* a sampled pass failed: said once */
 	struct pp_ksyms ksyms;
 	struct pp_usyms *usyms;
+	struct pp_kdwarf *kdwarf;	/* the kernel's debug info, or NULL */
 } kv;
 
 int pp_kview_mode_parse(const char *s, enum pp_kv_mode *mode)
@@ -619,7 +621,7 @@ static int sampled_pass(const struct pp_ctx *ctx, const struct pp_kv_job *job,
 	if (!ret)
 		ret = stop;
 	if (!ret)
-		ret = pp_kprof_profile(kp, &kv.ksyms, kv.usyms, &out->prof);
+		ret = pp_kprof_profile(kp, &kv.ksyms, kv.usyms, kv.kdwarf, &out->prof);
 	if (!ret)
 		out->prof->sample_ns = sample_ns;
 	pp_kprof_close(kp);
@@ -750,6 +752,28 @@ static int use_bpf(char *why, size_t size)
 }
 
 /*
+ * The kernel's debug info for the profile: the file given (vmlinux) must
+ * be usable; one found where distributions install it is used if it is
+ * the running kernel's, and said once if not.  0, or -1 said.
+ */
+static int use_kdwarf(const char *vmlinux, bool quiet)
+{
+	char why[512];
+	int err = pp_kdwarf_open_running(&kv.kdwarf, vmlinux, kv.ksyms.text_lo, why,
+					 sizeof(why));
+
+	if (!err)
+		return 0;
+	if (vmlinux) {
+		pp_err("--vmlinux: %s", why);
+		return -1;
+	}
+	if (err != -ENOENT && !quiet)
+		pp_err("note: the profile names no inlined functions or source lines: %s", why);
+	return 0;
+}
+
+/*
  * Can the profile be taken: the clock to sample with and the kernel's
  * symbols, or why not, into missing.
  */
@@ -773,6 +797,8 @@ static void use_prof(void)
 
 static void kv_close(void)
 {
+	pp_kdwarf_close(kv.kdwarf);
+	kv.kdwarf = NULL;
 	pp_usyms_free(kv.usyms);
 	kv.usyms = NULL;
 	pp_ksyms_free(&kv.ksyms);
@@ -841,6 +867,8 @@ ready:
 	kv.prof_min = ctx->opts.profile_samples ? ctx->opts.profile_samples : PP_PROFILE_SAMPLES;
 	atexit(kv_close);
 	use_prof();
+	if (kv.prof.ok && use_kdwarf(ctx->opts.vmlinux, ctx->opts.quiet))
+		return -1;
 	/* what starting and stopping a trace is seen doing by itself */
 	err = traced_pass(&empty, PP_KT_BIT(PP_KT_SYSCALLS), &kv.control, &p);
 	if (err) {
@@ -957,9 +985,15 @@ static void print_prof(const struct pp_kside *k, bool all)
 	}
 	pp_print_text("\n");
 	for (i = 0; all && i < nf && i < PP_PROF_TOP && f[i].self; i++) {
+		const struct pp_prof_line *l = pp_prof_hot_line(p, f[i].frame);
+
 		pp_prof_path(p, f[i].frame, true, path, sizeof(path));
 		pp_fmt_ns(a, sizeof(a), pp_prof_ns(f[i].self, p->samples, k->prof_op_ns, &se));
-		pp_print_text("  %-26s   %s/op in %s\n", "", a, path);
+		pp_print_text("  %-26s   %s/op in %s", "", a, path);
+		if (l)
+			pp_print_text("; most at %s (%.0f%%)", l->src,
+				      100.0 * (double)l->count / (double)f[i].self);
+		pp_print_text("\n");
 	}
 	free(f);
 }

@@ -11,7 +11,9 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "exitcode.h"
 #include "kernel/kbpf.h"
+#include "kernel/kdwarf.h"
 #include "kernel/kprof.h"
 #include "kernel/ksyms.h"
 #include "kernel/ktrace.h"
@@ -132,18 +134,39 @@ static bool status_bpf(void)
 	return true;
 }
 
+/*
+ * The kernel's debug info the profile would use (vmlinux: --vmlinux),
+ * or why none: 0, or -1 when the file given cannot be used.
+ */
+static int status_kdwarf(const struct pp_ksyms *ks, const char *vmlinux)
+{
+	struct pp_kdwarf *kd;
+	char why[512];
+	int err = pp_kdwarf_open_running(&kd, vmlinux, ks->text_lo, why, sizeof(why));
+
+	pp_print_open_object("debuginfo");
+	pp_print_bool(PP_JSON, "available", NULL, !err);
+	if (!err) {
+		pp_print_string(PP_ANY, "file", "    debug info: %s", pp_kdwarf_path(kd));
+		pp_print_text(": inlined functions and source lines\n");
+		pp_kdwarf_close(kd);
+	} else {
+		pp_print_string(PP_ANY, "why", "    debug info: none: %s\n", why);
+	}
+	pp_print_close_object();
+	return err && vmlinux ? -1 : 0;
+}
+
 /* The sampled profile, beside either backend: how it samples, or why not. */
-static void status_prof(void)
+static int status_prof(const char *vmlinux)
 {
 	struct pp_kprof_how how;
 	struct pp_ksyms ks;
+	int ret = 0;
 
 	pp_print_open_object("profile");
-	if (!pp_kprof_probe(&how)) {
+	if (!pp_kprof_probe(&how))
 		how.ok = !pp_ksyms_load(&ks, "/proc/kallsyms", how.why, sizeof(how.why));
-		if (how.ok)
-			pp_ksyms_free(&ks);
-	}
 	pp_print_bool(PP_JSON, "available", NULL, how.ok);
 	if (how.ok) {
 		pp_print_string(PP_ANY, "event", "  profile: %s", how.event);
@@ -151,16 +174,20 @@ static void status_prof(void)
 			      PP_KPROF_HZ);
 		if (how.note[0])
 			pp_print_string(PP_ANY, "note", "    %s\n", how.note);
+		ret = status_kdwarf(&ks, vmlinux);
+		pp_ksyms_free(&ks);
 	} else {
 		pp_print_string(PP_ANY, "why", "  profile: %s\n", how.why);
 	}
 	pp_print_close_object();
+	return ret;
 }
 
 int pp_cmd_kernel_view(struct pp_cli *cli, int argc, char **argv)
 {
 	bool kmod, bpf;
 	const char *use;
+	int err, ret;
 
 	if (argc != 1 || strcmp(argv[0], "status"))
 		return pp_usage_err("kernel-view: say 'kernel-view status'");
@@ -174,6 +201,11 @@ int pp_cmd_kernel_view(struct pp_cli *cli, int argc, char **argv)
 	if (!use)
 		pp_print_text("  to enable it: load perfprobe.ko (make kmod; insmod kmod/perfprobe.ko), or run as root where BPF is allowed\n");
 	pp_print_text("with either backend, a profile of each result:\n");
-	status_prof();
-	return pp_print_done();
+	err = status_prof(cli->opts.vmlinux);
+	ret = pp_print_done();
+	if (err) {
+		pp_err("--vmlinux %s: not usable (its line above says why)", cli->opts.vmlinux);
+		return PP_EXIT_USAGE;
+	}
+	return ret;
 }
