@@ -242,7 +242,34 @@ const char *pp_kdwarf_path(const struct pp_kdwarf *kd)
 	return kd->path;
 }
 
-/* file:line, the file relative to the build's directory. */
+/* The kernel tree's top directories (its relative paths start with one). */
+static const char *const top_dirs[] = {
+	"arch", "block", "certs", "crypto", "drivers", "fs", "include", "init", "io_uring",
+	"ipc", "kernel", "lib", "mm", "net", "rust", "samples", "security", "sound", "virt",
+	NULL,
+};
+
+/*
+ * An absolute path the compilation directory did not cover (assembler
+ * files: their directory is the build's, their names the source's) from
+ * its first component that is one of the tree's top directories on.
+ */
+static const char *in_tree(const char *file)
+{
+	const char *p;
+	size_t i, n;
+
+	for (p = file; *file == '/' && (p = strchr(p, '/')); p++) {
+		for (i = 0; top_dirs[i]; i++) {
+			n = strlen(top_dirs[i]);
+			if (!strncmp(p + 1, top_dirs[i], n) && p[1 + n] == '/')
+				return p + 1;
+		}
+	}
+	return file;
+}
+
+/* file:line, the file relative to the kernel tree. */
 static void src_of(Dwfl_Module *m, Dwarf_Addr a, char *out, size_t size)
 {
 	Dwfl_Line *l = dwfl_module_getsrc(m, a);
@@ -260,6 +287,7 @@ static void src_of(Dwfl_Module *m, Dwarf_Addr a, char *out, size_t size)
 		file += dl + 1;
 	while (!strncmp(file, "./", 2))
 		file += 2;
+	file = in_tree(file);
 	snprintf(out, size, "%s:%d", file, line);
 }
 
