@@ -9,7 +9,7 @@
 #   $CACHE/<release>/lib/modules/<release>/        the kernel's modules
 #   $CACHE/<release>/usr/src/linux-headers-<release>/   the build tree
 #
-# usage: scripts/get-kernel.sh [--print] RELEASE
+# usage: scripts/get-kernel.sh [--print] [--debug] RELEASE
 #        scripts/get-kernel.sh --busybox ARCH
 #   RELEASE   e.g. 6.12.111+deb12-amd64, 6.12.111+deb12-rt-amd64,
 #             6.1.0-57-arm64 (an arm64 kernel: its headers with this host's
@@ -20,6 +20,11 @@
 #             BTF cut out of its image, where it has one) for the release
 #             (after fetching it if needed); scripts/vmtest.sh --release
 #             uses it
+#   --debug   also the kernel's vmlinux with debug info, out of Debian's
+#             linux-image-RELEASE-dbg (about 850 MB to fetch, 630 MB
+#             kept): $CACHE/<release>/debug/vmlinux-<release>; --print
+#             then prints DEBUGDIR= (the profile's inlined functions and
+#             source lines in a guest, Documentation/kernel-view.rst)
 #   --busybox ARCH  Debian's static busybox for another architecture
 #             (busybox-static:ARCH), unpacked into $CACHE/busybox-ARCH:
 #             prints its path; the initramfs of an arm64 guest needs it
@@ -57,7 +62,14 @@ if [ "${1:-}" = --busybox ]; then
 	echo "$bb"
 	exit 0
 fi
-[ "${1:-}" = --print ] && { PRINT=1; shift; }
+DEBUG=0
+while :; do
+	case ${1:-} in
+	--print) PRINT=1; shift ;;
+	--debug) DEBUG=1; shift ;;
+	*) break ;;
+	esac
+done
 REL=${1:?usage: $0 [--print] RELEASE (e.g. 6.12.111+deb12-amd64 or 6.12-amd64)}
 
 # "6.12-amd64": the newest 6.12.N+debNN of that flavour in the archive
@@ -114,7 +126,32 @@ if [ ! -f "$ROOT/vmlinux.btf" ] && [ ! -f "$ROOT/vmlinux.btf.none" ]; then
 		rm -f "$ROOT/vmlinux.btf.none"
 fi
 
+# The debug vmlinux alone, out of the -dbg package (its modules' debug
+# files, most of its 5 GB, are left in the package, which is deleted).
+if [ "$DEBUG" = 1 ] && [ ! -f "$ROOT/debug/vmlinux-$REL" ]; then
+	qual=
+	case $REL in *-arm64) [ "$(dpkg --print-architecture)" = arm64 ] || qual=:arm64 ;; esac
+	say "fetching linux-image-$REL-dbg$qual (its vmlinux with debug info)"
+	mkdir -p "$CACHE/debs" "$ROOT/debug"
+	(cd "$CACHE/debs" && apt-get download "linux-image-$REL-dbg$qual" >/dev/null \
+		2>"$CACHE/debs/apt.err") || {
+		say "apt-get download linux-image-$REL-dbg$qual failed: $(tail -n1 "$CACHE/debs/apt.err")"
+		exit 1
+	}
+	deb=$(ls -1 "$CACHE/debs/linux-image-$REL-dbg_"*.deb | sort -V | tail -n1)
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO --occurrence=1 "./usr/lib/debug/boot/vmlinux-$REL" >"$ROOT/debug/vmlinux-$REL.tmp" &&
+		[ -s "$ROOT/debug/vmlinux-$REL.tmp" ] || {
+		rm -f "$ROOT/debug/vmlinux-$REL.tmp" "$deb"
+		say "$deb has no ./usr/lib/debug/boot/vmlinux-$REL"
+		exit 1
+	}
+	mv "$ROOT/debug/vmlinux-$REL.tmp" "$ROOT/debug/vmlinux-$REL"
+	rm -f "$deb"
+fi
+
 if [ "$PRINT" = 1 ]; then
+	[ "$DEBUG" = 1 ] && echo "DEBUGDIR=$ROOT/debug"
 	[ -f "$ROOT/vmlinux.btf" ] && echo "BTF=$ROOT/vmlinux.btf"
 	echo "KERNEL=$ROOT/boot/vmlinuz-$REL"
 	echo "KDIR=$ROOT/usr/src/linux-headers-$REL"

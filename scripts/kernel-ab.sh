@@ -27,6 +27,9 @@
 #   --icount OPTS    under TCG, QEMU's -icount OPTS (default shift=0,sleep=off):
 #                    virtual time counted in instructions, deterministic
 #   --no-icount      under TCG, the wall clock (timings of the host's speed)
+#   --debug          each Debian kernel's vmlinux with debug info too (about
+#                    850 MB to fetch a kernel), shared with its guest: the
+#                    profiles name inlined functions and source lines
 #   --a-append ARGS, --b-append ARGS
 #                    kernel command line arguments for one side only (an
 #                    A/B of a boot option on one kernel)
@@ -45,6 +48,7 @@ FORMAT=text
 ICOUNT=shift=0,sleep=off
 APPEND_A=
 APPEND_B=
+DEBUG=
 SIDES=()
 EXTRA=()
 
@@ -61,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--format) FORMAT=${2:?--format needs a format}; shift 2 ;;
 	--icount) ICOUNT=${2:?--icount needs QEMU -icount options}; shift 2 ;;
 	--no-icount) ICOUNT=; shift ;;
+	--debug) DEBUG=--debug; shift ;;
 	--a-append) APPEND_A=${2?--a-append needs arguments}; shift 2 ;;
 	--b-append) APPEND_B=${2?--b-append needs arguments}; shift 2 ;;
 	--) shift; EXTRA=("$@"); break ;;
@@ -86,7 +91,7 @@ side_args() {
 	case $1 in
 	installed) ;;
 	*:*) echo "--kernel ${1%%:*} --kdir ${1#*:}" ;;
-	*) echo "--release $1" ;;
+	*) echo "--release $1 $DEBUG" ;;
 	esac
 }
 

@@ -6,7 +6,7 @@
 #
 # usage: scripts/vmtest.sh [--arch x86_64|arm64] [--kernel IMAGE] [--kdir TREE]
 #                          [--release REL] [--timeout SEC] [--keep] [-v]
-#                          [--images DIR]
+#                          [--images DIR] [--debug | --debug-dir DIR]
 #
 # See Documentation/vmtest.rst.  Exit status: 0 when every test passed (or
 # when the run was skipped with PERFPROBE_VMTEST_OPTIONAL=1), non-zero on any
@@ -25,6 +25,8 @@ TIMEOUT=${PERFPROBE_VMTEST_TIMEOUT:-}
 KEEP=0
 VERBOSE=0
 IMAGES=
+DEBUG=0
+DEBUGDIR=${PERFPROBE_VMTEST_DEBUGDIR:-}
 MEM=${PERFPROBE_VMTEST_MEM:-512}
 SMP=${PERFPROBE_VMTEST_SMP:-2}
 ICOUNT=${PERFPROBE_VMTEST_ICOUNT:-}
@@ -54,6 +56,12 @@ usage: $0 [--arch ARCH] [--kernel IMAGE] [--kdir TREE] [--moddir DIR]
   --images DIR    build the kernel's image and the initramfs into DIR
                   (vmlinuz, initramfs.cpio.gz, images.env) and boot nothing:
                   the images a LAVA job deploys (Documentation/lava.rst)
+  --debug         with --release: the kernel's vmlinux with debug info too
+                  (scripts/get-kernel.sh --debug), for --debug-dir
+  --debug-dir DIR share DIR (holding vmlinux-<release>) with the guest,
+                  read-only over virtio-9p, at /usr/lib/debug/boot: the
+                  guest tests check the profile's inlined functions and
+                  source lines (Documentation/kernel-view.rst)
 
 Environment: PERFPROBE_VMTEST_OPTIONAL=1 turns a missing QEMU/kernel/headers
 into "1..0 # SKIP"; PERFPROBE_VMTEST_ACCEL=tcg|kvm forces an accelerator;
@@ -86,6 +94,9 @@ while [ $# -gt 0 ]; do
 	-v|--verbose) VERBOSE=1; shift ;;
 	--images) IMAGES=${2:?--images needs a directory}; shift 2 ;;
 	--images=*) IMAGES=${1#*=}; shift ;;
+	--debug) DEBUG=1; shift ;;
+	--debug-dir) DEBUGDIR=${2:?--debug-dir needs a directory}; shift 2 ;;
+	--debug-dir=*) DEBUGDIR=${1#*=}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "vmtest: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -158,8 +169,11 @@ fi
 
 # ---------------------------------------------------------------- kernel ---
 if [ -n "$RELEASE" ]; then
-	got=$("$ROOT/scripts/get-kernel.sh" --print "$RELEASE") ||
-		missing "cannot fetch Debian's kernel $RELEASE (scripts/get-kernel.sh)"
+	dbg=
+	[ "$DEBUG" = 1 ] && dbg=--debug
+	got=$("$ROOT/scripts/get-kernel.sh" --print $dbg "$RELEASE") ||
+		missing "cannot fetch Debian's kernel $RELEASE (scripts/get-kernel.sh $dbg)"
+	[ "$DEBUG" = 1 ] && DEBUGDIR=$(echo "$got" | sed -n 's/^DEBUGDIR=//p')
 	KERNEL=$(echo "$got" | sed -n 's/^KERNEL=//p')
 	KDIR=$(echo "$got" | sed -n 's/^KDIR=//p')
 	MODDIR_ARG=$(echo "$got" | sed -n 's/^MODDIR=//p')
@@ -350,6 +364,12 @@ if run_logged tools make -s -C "$ROOT" "${XMAKE[@]}" tools; then
 	for m in af_alg algif_skcipher algif_hash crypto_user des_generic sha512_generic md5; do
 		PPADD+=(--extra-module "$m")
 	done
+	# the kernel's debug info, shared over virtio-9p (--debug-dir)
+	if [ -n "$DEBUGDIR" ]; then
+		for m in virtio_pci 9pnet_virtio 9p; do
+			PPADD+=(--extra-module "$m")
+		done
+	fi
 else
 	[ -n "$IMAGES" ] && fail "building perfprobe failed: no images without it"
 	echo "# building perfprobe failed: the guest's cli group will fail"
@@ -412,7 +432,12 @@ BASE_APPEND="$ARCHAPPEND rdinit=/init panic=-1 oops=panic softlockup_panic=1 \
 hung_task_panic=1 sysctl.kernel.hung_task_timeout_secs=60 nmi_watchdog=0 \
 mitigations=off printk.devkmsg=on loglevel=7 \
 pp_seed=$SEED ${PERFPROBE_VMTEST_ONLY:+pp_only=$PERFPROBE_VMTEST_ONLY} \
-${PERFPROBE_VMTEST_SKIP:+pp_skip=$PERFPROBE_VMTEST_SKIP} $EXTRA_APPEND"
+${PERFPROBE_VMTEST_SKIP:+pp_skip=$PERFPROBE_VMTEST_SKIP} ${DEBUGDIR:+pp_debug=1} $EXTRA_APPEND"
+DEBUG_OPT=()
+if [ -n "$DEBUGDIR" ]; then
+	[ -d "$DEBUGDIR" ] || fail "--debug-dir $DEBUGDIR: not a directory"
+	DEBUG_OPT=(-virtfs "local,path=$DEBUGDIR,mount_tag=ppdebug,security_model=none,readonly=on")
+fi
 : >"$WORK/console.log"
 : >"$WORK/results.log"
 # Single-threaded TCG by default: with multi-threaded TCG (QEMU 7.2) a vCPU
@@ -448,7 +473,7 @@ boot() {
 	timeout -k 5 "$TIMEOUT" "$QEMU" -accel "$ACCEL_OPT" ${ICOUNT_OPT[@]+"${ICOUNT_OPT[@]}"} \
 		-cpu "$CPU" -smp "$SMP" -m "$MEM" \
 		-nodefaults -no-user-config -display none -monitor none -no-reboot \
-		"${MACHINE[@]}" -kernel "$KERNEL" -initrd "$WORK/initramfs.cpio.gz" -append "$APPEND" \
+		"${MACHINE[@]}" ${DEBUG_OPT[@]+"${DEBUG_OPT[@]}"} -kernel "$KERNEL" -initrd "$WORK/initramfs.cpio.gz" -append "$APPEND" \
 		</dev/null >"$WORK/qemu.log" 2>&1
 	QRC=$?
 	BOOT_END=$(date +%s)

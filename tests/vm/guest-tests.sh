@@ -43,6 +43,43 @@ ktop() {
 # within A B PCT: |A - B| <= PCT% of B
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b > 0 && d <= b * p / 100) }'; }
 
+# The profile with the kernel's debug info (vmtest.sh --debug-dir: its
+# vmlinux shared over virtio-9p): found where Debian's -dbg package puts
+# it, its build ID the kernel's; frames the compiler inlined named, the
+# leaves' source lines counted; the document read back (lines checked).
+kview_debug() {
+	local v=/usr/lib/debug/boot/vmlinux-$(uname -r) n
+	section "the profile with the kernel's debug info"
+	mkdir -p /usr/lib/debug/boot
+	# the virtio device is probed after insmod returns
+	n=0
+	until grep -qs ppdebug /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag || [ $n -ge 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose ppdebug /usr/lib/debug/boot
+	check "the kernel's debug vmlinux is shared ($v)" [ -s "$v" ]
+	$PPC kernel-view status >/tmp/kv.dbg.status 2>&1
+	grep 'debug info' /tmp/kv.dbg.status | sed 's/^/# /'
+	has "kernel-view status: the debug info found, its build ID the kernel's" \
+		"debug info: $v: inlined functions and source lines" /tmp/kv.dbg.status
+	$PPC --quick --no-save --cpu 0 --kernel-view=bpf --profile-samples 100 -v \
+		-o /tmp/kv.dbg.json run lat_syscall >/tmp/kv.dbg 2>/tmp/kv.dbg.err
+	check "a run with the debug info exits 0" [ $? -eq 0 ]
+	grep -A9 '^  *lat_syscall-null ' /tmp/kv.dbg | sed 's/^/# /'
+	has "the profile names the debug info it used" "\"debuginfo\": \"$v\"" /tmp/kv.dbg.json
+	has "a frame the compiler inlined is named" ' \(inlined\)' /tmp/kv.dbg.json
+	has "the top functions carry their source lines, relative to the tree" \
+		'"src": "[a-z][a-z0-9_/.-]*\.[chS]:[0-9]+"' /tmp/kv.dbg.json
+	n=$(grep -c '"src": "/' /tmp/kv.dbg.json)
+	check "no source line is an absolute path of the build machine ($n)" [ "$n" -eq 0 ]
+	$PPC export --folded /tmp/kv.dbg.json >/tmp/kv.dbg.folded 2>&1
+	check "the document reads back (its lines checked against its samples)" [ $? -eq 0 ]
+	has "the folded stacks carry the inlined frames" ' \(inlined\)' /tmp/kv.dbg.folded
+	umount /usr/lib/debug/boot
+	dmesg_check "the profile with the kernel's debug info"
+}
+
 # The same loops traced by both backends: counts agree exactly; the copy
 # figures of BPF's fentry probes (both processes) and the module's kprobes
 # (perfprobe's own process) agree with what bw_pipe moves.
@@ -407,6 +444,7 @@ if want cli && [ -x "$PPC" ]; then
 	su ppuser -c "$PPC kmod status" >/tmp/o 2>&1
 	has "unprivileged kmod status: refused, naming the capabilities" 'Operation not permitted: perfprobe.ko needs CAP_NET_ADMIN and CAP_PERFMON' /tmp/o
 	dmesg_check "perfprobe command"
+	grep -qw pp_debug=1 /proc/cmdline && kview_debug
 elif want cli; then
 	fail "perfprobe binary not in the initramfs"
 fi
