@@ -128,6 +128,12 @@ const struct pp_option pp_options[] = {
 		  "PATH"),
 	SUITE_OPT("linpack", PP_OPT_SUITE_LINPACK, "LINPACK's program (linpackc.new, built)",
 		  "PATH"),
+	SUITE_OPT("nbench", PP_OPT_SUITE_NBENCH,
+		  "nbench-byte's program (built; run in its directory, beside NNET.DAT)", "PATH"),
+	{ "run", "coremark-pro", 0, PP_OPT_SUITE_COREMARK_PRO, "DIR",
+	  "CoreMark-Pro's built source tree (make TARGET=linux64 build), run as make certify-all "
+	  "in it", "$PERFPROBE_COREMARK_PRO", PP_COMP_DIR, NULL, 0 },
+	SUITE_OPT("glmark2", PP_OPT_SUITE_GLMARK2, "glmark2's program (needs a display)", "PATH"),
 #undef SUITE_OPT
 
 	{ "report", "format", 'f', 'f', "FORMAT",
