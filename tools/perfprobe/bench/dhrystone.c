@@ -65,6 +65,9 @@ static int dhry_finish(struct pp_ctx *ctx, struct pp_suite_out *out)
 		pp_skip(ctx, "dhrystone-dmips_mhz", "the clock was not measured");
 		return 0;
 	}
+	if (!ctx->run->meta.mhz.trusted)
+		pp_info(ctx, "dhrystone-mhz", "the clock's measurement is not trusted: %s",
+			ctx->run->meta.mhz.note);
 	for (i = 0; i < out->n; i++)
 		if (!strcmp(out->fig[i].key, "dhrystone-dmips"))
 			return pp_suite_fig(out, "dhrystone-mhz", mhz) ?:
