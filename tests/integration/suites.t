@@ -27,11 +27,11 @@ for s in dhrystone whetstone linpack coremark_pro; do
 done
 [ -f "$FIX/nbench.txt" ] && standin nbench "$FIX/nbench.txt"
 J=$T_TMP/run.json
-"$PERFPROBE" --json --no-save run dhrystone whetstone linpack coremark_pro \
+"$PERFPROBE" --json --no-save run dhrystone whetstone linpack nbench coremark_pro \
 	--dhrystone "$B/dhrystone" --whetstone "$B/whetstone" --linpack "$B/linpack" \
-	--coremark-pro "$B/coremark_pro" >"$J" 2>"$T_TMP/e"
+	--nbench "$B/nbench" --coremark-pro "$B/coremark_pro" >"$J" 2>"$T_TMP/e"
 rc=$?
-ok $([ $rc -eq 0 ] || [ $rc -eq 4 ]; echo $?) "run of four suites through stand-ins (rc $rc)"
+ok $([ $rc -eq 0 ] || [ $rc -eq 4 ]; echo $?) "run of five suites through stand-ins (rc $rc)"
 val() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$J"; }
 ok $([ "$(val dhrystone-per_second)" = 46913468 ] &&
 	awk -v d="$(val dhrystone-dmips)" 'BEGIN { exit !(d > 26700.8 && d < 26700.9) }'; echo $?) \
@@ -42,8 +42,9 @@ ok $(if awk -v m="$mhz" 'BEGIN { exit !(m > 0) }'; then
 		-v d="$(val dhrystone-dmips)" 'BEGIN { exit !(c == m && r > 0.999 * d / m && r < 1.001 * d / m) }'
      else jq -e '.skipped[] | select(.name == "dhrystone-dmips_mhz")' "$J" >/dev/null; fi; echo $?) \
 	"DMIPS/MHz over the clock the run measured ($mhz MHz), reported beside it"
-ok $([ "$(val whetstone-mwips)" = 4029.15 ] && [ "$(val linpack-kflops)" = 4331306.505 ]; echo $?) \
-	"Whetstone's MWIPS and Linpack's last KFLOPS as printed"
+ok $([ "$(val whetstone-mwips)" = 4029.15 ] && [ "$(val linpack-kflops)" = 4331306.505 ] &&
+	[ "$(val nbench-numeric_sort)" = 1046.1 ] && [ "$(val nbench-index-fp)" = 106.411 ]; echo $?) \
+	"Whetstone's MWIPS, Linpack's last KFLOPS, NBench's tests and indexes as printed"
 ok $([ "$(val coremark_pro-score)" = 2713.36 ] && [ "$(val coremark_pro-score-mt)" = 3074.96 ] &&
 	[ "$(jq '[.results[] | select(.key | test("^coremark_pro-.*-mt$"))] | length' "$J")" = 10 ]
 	echo $?) "CoreMark-Pro: the mark and nine workloads, SingleCore and MultiCore"

@@ -137,6 +137,12 @@ static void test_values(void **state)
 	if (text) {
 		assert_int_equal(parse("nbench", text, &out), 0);
 		assert_int_equal(out.n, 35);
+		/* after its "not 95 % certain" warnings, and on the name's line */
+		assert_float_equal(fig(&out, "nbench-numeric_sort"), 1046.1, 1e-9);
+		assert_float_equal(fig(&out, "nbench-idea"), 14357, 1e-9);
+		assert_float_equal(fig(&out, "nbench-idea-index"), 65.20, 1e-9);
+		assert_float_equal(fig(&out, "nbench-index-fp"), 106.411, 1e-9);
+		assert_float_equal(fig(&out, "nbench-index_p90-integer"), 180.118, 1e-9);
 		free(text);
 	}
 }

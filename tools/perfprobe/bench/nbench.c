@@ -5,7 +5,8 @@
  * does not rewrite it (benchlib/suite.h).
  *
  * It runs in its own directory, where its NNET.DAT is.  Each of its ten
- * tests prints "NAME : iterations/s : old index : new index", the old
+ * tests prints "NAME : iterations/s : old index : new index" (the figures
+ * on a line of their own after its warnings when it doubts them), the old
  * index against a Pentium 90, the new against an AMD K6/233; then the
  * original BYTEmark's integer and floating-point indexes (Pentium 90)
  * and, under LINUX DATA BELOW, the memory, integer and floating-point
@@ -71,6 +72,26 @@ static int field(const char *p, unsigned int k, double *v)
 	return end == p ? -1 : 0;
 }
 
+/*
+ * A test's figures: on its line, or, when nbench warned that they are not
+ * 95% certain ("** WARNING: ..." lines after the name), on the line of
+ * spaces and ':' after the warnings.
+ */
+static const char *figures_of(const char *p)
+{
+	double v;
+
+	if (!field(p, 0, &v))
+		return p;
+	for (p = strchr(p, '\n'); p && p[1] == '*'; p = strchr(p + 1, '\n'))
+		;
+	if (!p)
+		return NULL;
+	for (p++; *p == ' '; p++)
+		;
+	return *p == ':' ? p + 1 : NULL;
+}
+
 static int index_fig(const char *from, const char *name, const char *key,
 		     struct pp_suite_out *out)
 {
@@ -97,7 +118,8 @@ static int nbench_parse(const char *text, struct pp_suite_out *out)
 
 		if (!p)
 			return pp_suite_bad(out, "no \"%s\" line: cut short", tests[i].name);
-		if (field(p, 0, &v[0]) || field(p, 1, &v[1]) || field(p, 2, &v[2]))
+		p = figures_of(p);
+		if (!p || field(p, 0, &v[0]) || field(p, 1, &v[1]) || field(p, 2, &v[2]))
 			return pp_suite_bad(out, "\"%s\": not 3 figures", tests[i].name);
 		snprintf(key, sizeof(key), "nbench-%s", tests[i].key);
 		err = pp_suite_fig(out, key, v[0]);
