@@ -28,6 +28,7 @@ _perfprobe_cmds="list run syscall summary ls compare report import export kernel
 # the options of CMD (empty: the global ones), as words
 _perfprobe_opts() {
 	case $1 in
+	run) echo "--dhrystone --whetstone --linpack --nbench --coremark-pro --glmark2" ;;
 	ls) echo "--kernel --label" ;;
 	compare) echo "--threshold --run-noise --gate-emulated --no-history --sort --strict --fail-on --ignore --format --kcidb-version" ;;
 	report) echo "--format --guide" ;;
@@ -50,6 +51,12 @@ _perfprobe_optval() {
 	compare:--ignore|compare:-I) echo "none" ;;
 	compare:--format|compare:-f) echo "words text json junit ktap lava kcidb" ;;
 	compare:--kcidb-version) echo "words 5.3 4.3" ;;
+	run:--dhrystone) echo "file" ;;
+	run:--whetstone) echo "file" ;;
+	run:--linpack) echo "file" ;;
+	run:--nbench) echo "file" ;;
+	run:--coremark-pro) echo "dir" ;;
+	run:--glmark2) echo "file" ;;
 	report:--format|report:-f) echo "words html svg md" ;;
 	copy:--dir|copy:-d) echo "words in out clear all" ;;
 	copy:--sizes|copy:-s) echo "none" ;;

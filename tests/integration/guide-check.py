@@ -29,6 +29,12 @@ SECTION = {
 TABLE = {
     "LM Bench Metrics": "LM Bench Metrics",
     "Stream": "Stream",
+    "Dhrystone Benchmark": "Dhrystone Benchmark",
+    "Whetstone Benchmark": "Whetstone Benchmark",
+    "Linpack Benchmark": "Linpack Benchmark",
+    "NBench Benchmarks": "NBench Benchmarks",
+    "CoreMarkPro": "CoreMarkPro",
+    "CoreMarkPro for Two Cores": "CoreMarkPro for All Cores (a context per CPU)",
     "CPSW TCP Bidirectional Throughput": "TCP Bidirectional Throughput",
     "CPSW UDP Egress Throughput": "UDP Egress Throughput (0% loss, RFC 2544 NDR)",
     "CPSW UDP Ingress Throughput (0% loss)": None,

@@ -10,10 +10,10 @@
 # kernel; the HTML and the Markdown the same document; IPsec from a real
 # run's fixture; bad input.
 . "$(dirname "$0")/tap.sh"
-plan 16
+plan 18
 
 if ! command -v jq >/dev/null || ! command -v python3 >/dev/null; then
-	for _ in $(seq 16); do skip "needs jq and python3"; done
+	for _ in $(seq 18); do skip "needs jq and python3"; done
 	done_testing
 	exit
 fi
@@ -136,6 +136,26 @@ ok $(grep -q '^> Stream: left out, no run has its figures; "perfprobe run stream
 	2>/dev/null
 out=$(check_guide present "$SEED" "$T_TMP/ip.md" "IPSec Software Performance/Algorithm")
 ok $? "IPsec: the guide's table under its rows (3des, aes128, aes192) and columns${out:+: $out}"
+
+# The CPU suites from their real output (tests/fixtures/suites/), imported
+# as one board's runs: each of the seed's tables under its rows, in order
+C=$T_TMP/cpu
+mkdir -p "$C"
+for s in dhrystone whetstone linpack nbench coremark_pro; do
+	[ -f "$HERE/../fixtures/suites/$s.txt" ] || continue
+	"$PERFPROBE" --label board import "$s" "$HERE/../fixtures/suites/$s.txt" -o "$C" \
+		>/dev/null 2>&1
+done
+"$PERFPROBE" report --guide -f md "$C"/*.json -o "$T_TMP/cpu.md" 2>/dev/null
+bad=""
+for t in "Dhrystone Benchmark" "Whetstone Benchmark" "Linpack Benchmark" "NBench Benchmarks" \
+	CoreMarkPro "CoreMarkPro for Two Cores"; do
+	[ "$t" = "NBench Benchmarks" ] && [ ! -f "$HERE/../fixtures/suites/nbench.txt" ] && continue
+	check_guide present "$SEED" "$T_TMP/cpu.md" "$t" >/dev/null || bad="$bad [$t]"
+done
+ok $([ -z "$bad" ]; echo $?) "the CPU suites' tables under the seed's rows${bad:+ (wrong:$bad)}"
+out=$(check_guide sections "$SEED" "$T_TMP/cpu.md")
+ok $? "with the CPU suites, the guide's sections still in its order${out:+: $(echo "$out" | head -3 | tr '\n' ';')}"
 
 bad 2 "report --guide --format svg" report --guide --format svg "$D" -o "$T_TMP/x"
 bad 2 "report --format md without --guide" report --format md "$D" -o "$T_TMP/x"

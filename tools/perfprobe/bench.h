@@ -9,6 +9,8 @@
 
 #include "harness.h"
 
+struct pp_suite;
+
 struct pp_bench {
 	const char *name;		/* lmbench's program name: lat_syscall */
 	const char *group;		/* proc, ctx, ipc, fsvm, bw, mem, ops */
@@ -23,6 +25,11 @@ struct pp_bench {
 	/* 0 ok, or the value of pp_skip() / pp_fail(). */
 	int (*run)(struct pp_ctx *ctx);
 	bool by_name;			/* run only when named: not LMBench */
+	/*
+	 * an external suite it runs (benchlib/suite.h): run --<name>
+	 * gives its program, import <name> reads its output; else NULL
+	 */
+	const struct pp_suite *suite;
 };
 
 #define PP_BENCH(name) extern const struct pp_bench pp_bench_##name;

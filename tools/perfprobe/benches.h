@@ -47,3 +47,10 @@ PP_BENCH(ipsec)
 PP_BENCH(stream)
 /* Storage (beyond LMBench: runs when named) */
 PP_BENCH(storage)
+/* The guide's CPU suites, their own programs as built (runs when named) */
+PP_BENCH(dhrystone)
+PP_BENCH(whetstone)
+PP_BENCH(linpack)
+PP_BENCH(nbench)
+PP_BENCH(coremark_pro)
+PP_BENCH(glmark2)

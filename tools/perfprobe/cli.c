@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "benchlib/suite.h"
 #include "cli.h"
 #include "commands.h"
 #include "options.h"
@@ -291,7 +292,7 @@ static void free_tables(struct opt_tables *t)
 static struct pp_cli_opt *copts_buf;
 static size_t copts_cap;
 
-static int add_copt(struct pp_cli *cli, int id, const char *arg)
+static int add_copt(struct pp_cli *cli, const struct pp_option *o, const char *arg)
 {
 	if ((size_t)cli->ncopts == copts_cap) {
 		size_t cap = copts_cap ? 2 * copts_cap : 16;
@@ -305,7 +306,8 @@ static int add_copt(struct pp_cli *cli, int id, const char *arg)
 		copts_cap = cap;
 	}
 	cli->copts = copts_buf;
-	cli->copts[cli->ncopts].val = id;
+	cli->copts[cli->ncopts].val = o->id;
+	cli->copts[cli->ncopts].name = o->name;
 	cli->copts[cli->ncopts++].arg = arg;
 	return 0;
 }
@@ -347,7 +349,7 @@ static int parse_opts(struct pp_cli *cli, struct parse_state *ps,
 			ret = pp_usage_err("unknown option '-%c'", c);
 			break;
 		}
-		ret = o->cmd ? add_copt(cli, o->id, optarg) : global_opt(cli, ps, o->id);
+		ret = o->cmd ? add_copt(cli, o, optarg) : global_opt(cli, ps, o->id);
 		if (ret)
 			break;
 	}
@@ -574,8 +576,43 @@ static int select_and_run(struct pp_cli *cli, int nnames, char **names,
 	return run_benches(cli, list, n, tag);
 }
 
+/*
+ * run --<suite> PATH: the suite's program, for the run and what it
+ * starts, in the variable the suite reads (benchlib/suite.h).
+ */
+static int suite_paths(const struct pp_cli *cli)
+{
+	char env[64], opt[64];
+	unsigned int i;
+	int c;
+
+	for (c = 0; c < cli->ncopts; c++) {
+		if (!PP_OPT_IS_SUITE(cli->copts[c].val))
+			continue;
+		for (i = 0; i < pp_nbenches; i++) {
+			pp_suite_opt(pp_benches[i]->name, opt, sizeof(opt));
+			if (pp_benches[i]->suite && !strcmp(opt, cli->copts[c].name))
+				break;
+		}
+		if (i == pp_nbenches)	/* the option table and the suites disagree */
+			return pp_usage_err("run: --%s: no suite of that name", cli->copts[c].name);
+		if (!*cli->copts[c].arg)
+			return pp_usage_err("run: --%s: give a path", cli->copts[c].name);
+		pp_suite_env(pp_benches[i]->name, env, sizeof(env));
+		if (setenv(env, cli->copts[c].arg, 1)) {
+			pp_err("run: %s: %s", env, strerror(errno));
+			return PP_EXIT_FAIL;
+		}
+	}
+	return 0;
+}
+
 static int cmd_run(struct pp_cli *cli, int argc, char **argv)
 {
+	int ret = suite_paths(cli);
+
+	if (ret)
+		return ret;
 	return select_and_run(cli, argc, argv, "run");
 }
 

@@ -13,6 +13,7 @@
 struct pp_cli_opt {
 	int val;			/* the option's id in pp_options[] */
 	const char *arg;		/* its value, or NULL */
+	const char *name;		/* its long name */
 };
 
 struct pp_cli {

@@ -121,6 +121,27 @@ const struct pp_option pp_options[] = {
 	  "the KCIDB schema --format kcidb writes: 5.3 (kcidb-io's current) or 4.3 (older KCIDBs)",
 	  "5.3", PP_COMP_WORDS, "5.3 4.3", 0 },
 
+	/*
+	 * The CPU suites' programs: one per benchmark with a suite
+	 * (benchlib/suite.h), named as it with '-' for '_' (test_cli.c)
+	 */
+#define SUITE_OPT(name, id, what, meta)						\
+	{ "run", name, 0, id, meta, what, "$PERFPROBE_<NAME>, else its program in PATH", \
+	  PP_COMP_FILE, NULL, 0 }
+	SUITE_OPT("dhrystone", PP_OPT_SUITE_DHRYSTONE,
+		  "Dhrystone 2.1's program (dhry_1.c + dhry_2.c, built)", "PATH"),
+	SUITE_OPT("whetstone", PP_OPT_SUITE_WHETSTONE, "Whetstone's program (whets.c, built)",
+		  "PATH"),
+	SUITE_OPT("linpack", PP_OPT_SUITE_LINPACK, "LINPACK's program (linpackc.new, built)",
+		  "PATH"),
+	SUITE_OPT("nbench", PP_OPT_SUITE_NBENCH,
+		  "nbench-byte's program (built; run in its directory, beside NNET.DAT)", "PATH"),
+	{ "run", "coremark-pro", 0, PP_OPT_SUITE_COREMARK_PRO, "DIR",
+	  "CoreMark-Pro's built source tree (make TARGET=linux64 build), run as make certify-all "
+	  "in it", "$PERFPROBE_COREMARK_PRO", PP_COMP_DIR, NULL, 0 },
+	SUITE_OPT("glmark2", PP_OPT_SUITE_GLMARK2, "glmark2's program (needs a display)", "PATH"),
+#undef SUITE_OPT
+
 	{ "report", "format", 'f', 'f', "FORMAT",
 	  "html: one page in the file OUT; svg: the charts as files in the directory OUT; "
 	  "md: Markdown (with --guide)",

@@ -57,7 +57,17 @@ enum {
 	PP_OPT_EXPORT_LAVA,
 	PP_OPT_KCIDB_VERSION,
 	PP_OPT_EXPORT_FOLDED,
+	/* run --dhrystone PATH ...: a CPU suite's program, one each */
+	PP_OPT_SUITE_DHRYSTONE,
+	PP_OPT_SUITE_WHETSTONE,
+	PP_OPT_SUITE_LINPACK,
+	PP_OPT_SUITE_NBENCH,
+	PP_OPT_SUITE_COREMARK_PRO,
+	PP_OPT_SUITE_GLMARK2,
+	PP_OPT_SUITE_LAST = PP_OPT_SUITE_GLMARK2,
 };
+
+#define PP_OPT_IS_SUITE(id)	((id) >= PP_OPT_SUITE_DHRYSTONE && (id) <= PP_OPT_SUITE_LAST)
 
 #define PP_OPT_REPEATABLE	0x1	/* may be given more than once, all kept */
 

@@ -28,6 +28,8 @@ const struct pp_group pp_groups[] = {
 	{ "ipsec", "IPsec ESP throughput through the kernel (xfrm)" },
 	{ "stream", "STREAM memory bandwidth" },
 	{ "storage", "Storage throughput" },
+	{ "cpu", "The guide's CPU suites, as built (Dhrystone, Whetstone, Linpack, NBench, "
+	  "CoreMark-Pro, glmark2)" },
 };
 
 const unsigned int pp_ngroups = ARRAY_SIZE(pp_groups);

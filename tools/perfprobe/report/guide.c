@@ -318,12 +318,120 @@ static const struct pp_guide_col kcapi_cpu_cols[] = {
 	{ NULL, NULL, NULL }
 };
 
+/*
+ * The CPU suites (bench/dhrystone.c ...): the guide's rows under its
+ * names and units, then those perfprobe adds (DMIPS, the indexes, the
+ * MultiCore figures).
+ */
+static const struct pp_guide_row dhry_rows[] = {
+	{ "cpu_clock (MHz)", "mhz", NULL },
+	{ "dhrystone_per_mhz (DMIPS/MHz)", "dmips_mhz", NULL },
+	{ "dhrystone_per_second (DhrystoneP)", "per_second", NULL },
+	{ "dhrystone_dmips (DMIPS)", "dmips", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_col dhry_cols[] = {
+	{ "perf", "dhrystone-%s", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_row whets_rows[] = {
+	{ "whetstone (MIPS)", "mwips", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_col whets_cols[] = {
+	{ "perf", "whetstone-%s", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_row linpack_rows[] = {
+	{ "linpack (Kflops)", "kflops", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_col linpack_cols[] = {
+	{ "perf", "linpack-%s", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_row nbench_rows[] = {
+	{ "assignment (Iterations)", "assignment", NULL },
+	{ "fourier (Iterations)", "fourier", NULL },
+	{ "fp_emulation (Iterations)", "fp_emulation", NULL },
+	{ "huffman (Iterations)", "huffman", NULL },
+	{ "idea (Iterations)", "idea", NULL },
+	{ "lu_decomposition (Iterations)", "lu_decomposition", NULL },
+	{ "neural_net (Iterations)", "neural_net", NULL },
+	{ "numeric_sort (Iterations)", "numeric_sort", NULL },
+	{ "string_sort (Iterations)", "string_sort", NULL },
+	{ "bitfield (Iterations)", "bitfield", NULL },
+	{ "memory_index (AMD K6/233 = 1)", "index-memory", NULL },
+	{ "integer_index (AMD K6/233 = 1)", "index-integer", NULL },
+	{ "floating_point_index (AMD K6/233 = 1)", "index-fp", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_col nbench_cols[] = {
+	{ "perf", "nbench-%s", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_row cmp_rows[] = {
+	{ "cjpeg-rose7-preset (workloads/)", "cjpeg-rose7-preset", NULL },
+	{ "core (workloads/)", "core", NULL },
+	{ "coremark-pro ()", "score", NULL },
+	{ "linear_alg-mid-100x100-sp (workloads/)", "linear_alg-mid-100x100-sp", NULL },
+	{ "loops-all-mid-10k-sp (workloads/)", "loops-all-mid-10k-sp", NULL },
+	{ "nnet_test (workloads/)", "nnet_test", NULL },
+	{ "parser-125k (workloads/)", "parser-125k", NULL },
+	{ "radix2-big-64k (workloads/)", "radix2-big-64k", NULL },
+	{ "sha-test (workloads/)", "sha-test", NULL },
+	{ "zip-test (workloads/)", "zip-test", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_col cmp_cols[] = {
+	{ "perf", "coremark_pro-%s", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_col cmp_mt_cols[] = {
+	{ "perf", "coremark_pro-%s-mt", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_row glmark2_rows[] = {
+	{ "Glmark2", "score", NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct pp_guide_col glmark2_cols[] = {
+	{ "Score", "glmark2-%s", NULL },
+	{ NULL, NULL, NULL }
+};
+
 #define TABLE(name, cap, head, r, c, cmd)					\
 	const struct pp_guide_table name = { .caption = cap, .row_head = head,	\
 					     .rows = r, .cols = c, .command = cmd }
 
 TABLE(pp_guide_lmbench, "LM Bench Metrics", "Benchmarks", lmbench_rows, lmbench_cols,
       "perfprobe run");
+TABLE(pp_guide_dhrystone, "Dhrystone Benchmark", "Benchmarks", dhry_rows, dhry_cols,
+      "perfprobe run dhrystone --dhrystone PATH");
+TABLE(pp_guide_whetstone, "Whetstone Benchmark", "Benchmarks", whets_rows, whets_cols,
+      "perfprobe run whetstone --whetstone PATH");
+TABLE(pp_guide_linpack, "Linpack Benchmark", "Benchmarks", linpack_rows, linpack_cols,
+      "perfprobe run linpack --linpack PATH");
+TABLE(pp_guide_nbench, "NBench Benchmarks", "Benchmarks", nbench_rows, nbench_cols,
+      "perfprobe run nbench --nbench PATH");
+TABLE(pp_guide_coremark_pro, "CoreMarkPro", "Benchmarks", cmp_rows, cmp_cols,
+      "perfprobe run coremark_pro --coremark-pro DIR");
+TABLE(pp_guide_coremark_pro_mt, "CoreMarkPro for All Cores (a context per CPU)", "Benchmarks",
+      cmp_rows, cmp_mt_cols, "perfprobe run coremark_pro --coremark-pro DIR");
+TABLE(pp_guide_glmark2, "Glmark2", "Benchmark", glmark2_rows, glmark2_cols,
+      "perfprobe run glmark2");
 TABLE(pp_guide_stream, "Stream", "Benchmarks", stream_rows, stream_cols,
       "perfprobe run stream");
 TABLE(pp_guide_stream_mt, "Stream for All CPUs (one thread per CPU)", "Benchmarks",
@@ -362,6 +470,8 @@ const struct pp_guide_table pp_guide_ipsec[4] = {
 
 /* The ones summary prints (not LMBench's: lmbench's own tables are there). */
 const struct pp_guide_table *const pp_guide_tables[] = {
+	&pp_guide_dhrystone, &pp_guide_whetstone, &pp_guide_linpack, &pp_guide_nbench,
+	&pp_guide_coremark_pro, &pp_guide_coremark_pro_mt, &pp_guide_glmark2,
 	&pp_guide_stream, &pp_guide_stream_mt, &pp_guide_storage, &pp_guide_storage_dev,
 	&pp_guide_tcp_bidir, &pp_guide_udp_ndr, &pp_guide_udp_pdr, &pp_guide_udp_stream,
 	&pp_guide_ipsec[0], &pp_guide_ipsec[1], &pp_guide_ipsec[2], &pp_guide_ipsec[3],

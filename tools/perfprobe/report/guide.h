@@ -61,6 +61,8 @@ extern const struct pp_guide_table pp_guide_lmbench, pp_guide_stream, pp_guide_s
 	pp_guide_udp_pdr, pp_guide_udp_stream, pp_guide_openssl, pp_guide_openssl_cpu,
 	pp_guide_kcapi, pp_guide_kcapi_cpu;
 extern const struct pp_guide_table pp_guide_ipsec[4];
+extern const struct pp_guide_table pp_guide_dhrystone, pp_guide_whetstone, pp_guide_linpack,
+	pp_guide_nbench, pp_guide_coremark_pro, pp_guide_coremark_pro_mt, pp_guide_glmark2;
 
 /* The ones perfprobe summary and run print after lmbench's tables. */
 extern const struct pp_guide_table *const pp_guide_tables[];

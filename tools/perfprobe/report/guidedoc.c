@@ -36,18 +36,27 @@ static const struct section sections[] = {
 	{ 2, "LMBench", "lmbench3's microbenchmarks, perfprobe's own implementation of their "
 	  "definitions, under the guide's row names (most are perfprobe's key names).",
 	  { &pp_guide_lmbench }, NULL, NULL, NULL },
-	NOT_RUN("Dhrystone", "Dhrystone"),
-	NOT_RUN("Whetstone", "Whetstone"),
-	NOT_RUN("Linpack", "Linpack"),
-	NOT_RUN("NBench", "NBench"),
+	{ 2, "Dhrystone", "Dhrystone 2.1, the program as built, run and read by perfprobe; "
+	  "DMIPS are Dhrystones per second / 1757, DMIPS/MHz over the clock perfprobe measured.",
+	  { &pp_guide_dhrystone }, NULL, NULL, "dhrystone" },
+	{ 2, "Whetstone", "Roy Longbottom's whets.c, the program as built: its MWIPS.",
+	  { &pp_guide_whetstone }, NULL, NULL, "whetstone" },
+	{ 2, "Linpack", "netlib's LINPACK in C (linpackc.new), 200 x 200, double precision: "
+	  "its KFLOPS (rolled and unrolled averaged).", { &pp_guide_linpack }, NULL, NULL,
+	  "linpack" },
+	{ 2, "NBench", "nbench-byte (BYTEmark), the program as built: each test's iterations "
+	  "per second, and its indexes.", { &pp_guide_nbench }, NULL, NULL, "nbench" },
 	{ 2, "Stream", "STREAM's copy, scale, add and triad (its Best Rate, MB = 10^6 bytes), "
 	  "one thread, and one per CPU.", { &pp_guide_stream, &pp_guide_stream_mt }, NULL,
 	  NULL, "stream" },
-	NOT_RUN("CoreMarkPro", "CoreMark-Pro"),
+	{ 2, "CoreMarkPro", "EEMBC CoreMark-Pro's certify-all in its built tree: each workload's "
+	  "iterations per second and the mark, on one context and on one per CPU.",
+	  { &pp_guide_coremark_pro, &pp_guide_coremark_pro_mt }, NULL, NULL, "coremark_pro" },
 	NOT_RUN("MultiBench", "MultiBench"),
 	{ 1, "Graphics SGX/RGX Driver", NULL, { NULL }, NULL, NULL, NULL },
 	NOT_RUN("GFXBench", "graphics benchmarks"),
-	NOT_RUN("Glmark2", "graphics benchmarks"),
+	{ 2, "Glmark2", "glmark2, as installed, on the display of the run: its Score.",
+	  { &pp_guide_glmark2 }, NULL, NULL, "glmark2" },
 	{ 1, "Ethernet", NULL, { NULL }, NULL, NULL, NULL },
 	{ 2, "Ethernet Driver", "netperf's tests and RFC 2544's UDP throughput against "
 	  "perfprobe's netserver (a child on the loopback, or the one PERFPROBE_NETSERVER "

@@ -9,13 +9,22 @@
  * jobs through importlava.c, every path given read before the runs are
  * made (a job's results and its definition or artifacts may be in
  * several files).  Documentation/lava.rst.
+ *
+ * perfprobe import SUITE FILE... [-o DIR]: the saved output of a CPU
+ * suite perfprobe runs (dhrystone, whetstone, linpack, nbench,
+ * coremark_pro, glmark2: the benchmarks with a suite, benchlib/suite.h),
+ * read by the parser that reads it when perfprobe runs it, a run each.
+ * Every file is read before any is written: a bad one writes nothing.
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench.h"
+#include "benchlib/suite.h"
 #include "commands.h"
 #include "report/import.h"
 #include "util.h"
@@ -181,6 +190,81 @@ static int import_lmbench(struct pp_import *im, int argc, char **argv, const cha
 	return ret;
 }
 
+/* One suite output's figures as a run: 0 or -errno. */
+static int suite_run_make(const struct pp_cli *cli, const struct pp_bench *b, const char *file,
+			  const struct pp_suite_out *out, struct pp_run *run)
+{
+	const struct pp_key_decl *d;
+	struct pp_result *r;
+	char src[PATH_MAX + 16], kind[96];
+	unsigned int i;
+
+	pp_run_init(run);
+	for (i = 0; i < out->n; i++) {
+		d = pp_key_decl_find(b->keys, out->fig[i].key);
+		if (!d)
+			return -EINVAL;	/* the parser and the declarations disagree */
+		r = pp_run_add(run, out->fig[i].key, d->unit, d->dir, &out->fig[i].value, 1);
+		if (!r)
+			return -ENOMEM;
+		r->kind = d->kind;
+		snprintf(src, sizeof(src), "%s", file);
+		r->imported = pp_intern(src);
+	}
+	pp_strlcpy(run->meta.label, cli->label ? cli->label : "imported", sizeof(run->meta.label));
+	pp_strlcpy(run->meta.hostname, run->meta.label, sizeof(run->meta.hostname));
+	snprintf(kind, sizeof(kind), "%s output", b->name);
+	pp_import_finish_meta(run, file, kind);
+	pp_strlcpy(run->meta.mhz.note, "not in the suite's output", sizeof(run->meta.mhz.note));
+	return 0;
+}
+
+/* A CPU suite's saved output files: all read, then a run each written. */
+static int import_suite(const struct pp_cli *cli, const struct pp_bench *b, int argc,
+			char **argv, const char *dir)
+{
+	const struct pp_suite *s = b->suite;
+	struct pp_suite_out *out = calloc((size_t)argc, sizeof(*out));
+	char path[PATH_MAX + 160];
+	int a, err, ret = 0;
+
+	if (!out) {
+		pp_err("import: out of memory");
+		return PP_EXIT_FAIL;
+	}
+	for (a = 0; a < argc && !ret; a++) {
+		err = pp_suite_parse_file(s, argv[a], &out[a]);
+		if (err == -EPROTO) {
+			pp_err("import: %s: not %s's output as perfprobe reads it: %s", argv[a],
+			       b->name, out[a].why);
+			ret = PP_EXIT_BADFILE;
+		} else if (err) {
+			pp_err("import: %s: %s", argv[a], strerror(-err));
+			ret = err == -ENOMEM ? PP_EXIT_FAIL : PP_EXIT_BADFILE;
+		}
+	}
+	for (a = 0; a < argc && !ret; a++) {
+		struct pp_run run;
+
+		err = suite_run_make(cli, b, argv[a], &out[a], &run);
+		snprintf(path, sizeof(path), "%s/import-%s-%s-%03d.json", dir, b->name,
+			 run.meta.label, a);
+		if (!err)
+			err = pp_run_save(&run, path);
+		pp_run_free(&run);
+		if (err) {
+			pp_err("import: cannot write %s: %s", path, strerror(-err));
+			ret = PP_EXIT_FAIL;
+			break;
+		}
+		fprintf(stderr, "perfprobe: import: %s: %s output, %u figures\n", argv[a],
+			b->name, out[a].n);
+		printf("%s\n", path);
+	}
+	free(out);
+	return ret;
+}
+
 /* What import reads: its name on the command line, what it takes, how. */
 static const struct import_source {
 	const char *name;
@@ -194,7 +278,8 @@ static const struct import_source {
 int pp_cmd_import(struct pp_cli *cli, int argc, char **argv)
 {
 	const struct import_source *src = NULL;
-	char dir[PATH_MAX], names[64] = "";
+	const struct pp_bench *suite = NULL;
+	char dir[PATH_MAX], names[160] = "";
 	struct pp_import im;
 	size_t i;
 	int ret;
@@ -205,13 +290,25 @@ int pp_cmd_import(struct pp_cli *cli, int argc, char **argv)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 			 i ? "|" : "", sources[i].name);
 	}
-	if (!src)
+	/* and the CPU suites, by their benchmarks' names */
+	for (i = 0; i < pp_nbenches; i++) {
+		if (!pp_benches[i]->suite)
+			continue;
+		if (argc >= 1 && !strcmp(argv[0], pp_benches[i]->name))
+			suite = pp_benches[i];
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "|%s",
+			 pp_benches[i]->name);
+	}
+	if (!src && !suite)
 		return pp_usage_err("import: say what to import: perfprobe import %s FILE...", names);
 	if (argc < 2)
-		return pp_usage_err("import %s: give %s", src->name, src->takes);
+		return pp_usage_err("import %s: give %s", argv[0],
+				    src ? src->takes : "one or more files of its saved output");
 	ret = import_dir(cli, dir, sizeof(dir));
 	if (ret)
 		return ret;
+	if (suite)
+		return import_suite(cli, suite, argc - 1, argv + 1, dir);
 	if (pp_import_init(&im)) {
 		pp_err("import: out of memory");
 		return PP_EXIT_FAIL;
