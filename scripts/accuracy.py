@@ -8,7 +8,7 @@ usage: scripts/accuracy.py --lmbench BINDIR [--stream PATH] [--stream-mt PATH]
                            [--perfprobe-args ARGS] [--autogroup-nice N]
                            [--storage-dir DIR] [--only KEY,...] [--group NAME,...]
                            [--save FILE]
-       scripts/accuracy.py --from FILE [--rst] [--check RSTFILE]
+       scripts/accuracy.py --from FILE [--from FILE ...] [--rst] [--check RSTFILE]
 
 BINDIR holds lmbench3's binaries built by you from its published source;
 lat_proc exec/shell run /tmp/hello (lmbench's path), which you build from
@@ -27,7 +27,10 @@ the reference's figure converted to perfprobe's unit where they differ.
 --save writes every round's figures, with the date, the machine and the
 options, to FILE: the fixture the table was made from.  --from FILE prints
 the table again from a fixture, without measuring (--rst: as accuracy.rst
-has it); --check RSTFILE fails unless every row of it is in RSTFILE.
+has it, after a list of the runs: date, machine, load, options); given
+more than once, one table of every fixture's figures in turn, so groups
+measured in runs of their own make one table.  --check RSTFILE fails
+unless every row of it is in RSTFILE.
 """
 import argparse
 import datetime
@@ -461,6 +464,24 @@ def print_table(figs, rst, out=sys.stdout):
     return rows
 
 
+def print_runs(docs, out=sys.stdout):
+    """The runs a table is made of, one item each, as accuracy.rst lists them."""
+    for path, doc in docs:
+        m, o = doc["machine"], doc["options"]
+        groups = []
+        for f in doc["figures"]:
+            if f["group"] not in groups:
+                groups.append(f["group"])
+        print("* ``%s``: %s; %s, %s CPUs, kernel %s; CPU %s, %s-%s rounds; "
+              "load %s before, %s after; %s"
+              % (os.path.basename(path), doc["date"], m.get("cpu", "?"), m.get("cpus", "?"),
+                 m.get("kernel", "?"), o["cpu"], o["rounds"], o["max_rounds"],
+                 " ".join("%.2f" % x for x in doc["load_before"]),
+                 " ".join("%.2f" % x for x in doc["load_after"]), ", ".join(groups)),
+              file=out)
+    print(file=out)
+
+
 def machine():
     """What the fixture says the measurement ran on."""
     m = {"kernel": platform.release(), "machine": platform.machine(), "cpus": os.cpu_count()}
@@ -524,18 +545,24 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated perfprobe keys")
     ap.add_argument("--group", default="", help="comma-separated perfprobe benchmarks")
     ap.add_argument("--save", help="write the fixture (every round's figures) to FILE")
-    ap.add_argument("--from", dest="fixture", help="print the table of a fixture")
+    ap.add_argument("--from", dest="fixture", action="append",
+                    help="print the table of a fixture (again: of several, in turn)")
     ap.add_argument("--rst", action="store_true", help="the table as accuracy.rst has it")
     ap.add_argument("--check", help="with --from: fail unless the table's rows are in RSTFILE")
     a = ap.parse_args()
     if a.fixture:
-        with open(a.fixture) as f:
-            doc = json.load(f)
+        docs = []
+        for path in a.fixture:
+            with open(path) as f:
+                docs.append((path, json.load(f)))
+        figs = [f for _, doc in docs for f in doc["figures"]]
         if a.check:
             with open(os.devnull, "w") as null:
-                rows = print_table(doc["figures"], True, null)
+                rows = print_table(figs, True, null)
             sys.exit(1 if check_rst(rows, a.check) else 0)
-        print_table(doc["figures"], a.rst)
+        if a.rst:
+            print_runs(docs)
+        print_table(figs, a.rst)
         return
     if not a.lmbench or not os.path.isdir(a.lmbench):
         sys.exit("accuracy.py: --lmbench BINDIR: not a directory")
