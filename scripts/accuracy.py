@@ -8,7 +8,7 @@ usage: scripts/accuracy.py --lmbench BINDIR [--stream PATH] [--stream-mt PATH]
                            [--perfprobe-args ARGS] [--autogroup-nice N]
                            [--storage-dir DIR] [--only KEY,...] [--group NAME,...]
                            [--save FILE]
-       scripts/accuracy.py --from FILE [--from FILE ...] [--rst] [--check RSTFILE]
+       scripts/accuracy.py --from FILE [--from FILE ...] [--rst] [--check RSTFILE ...]
 
 BINDIR holds lmbench3's binaries built by you from its published source;
 lat_proc exec/shell run /tmp/hello (lmbench's path), which you build from
@@ -30,7 +30,8 @@ the table again from a fixture, without measuring (--rst: as accuracy.rst
 has it, after a list of the runs: date, machine, load, options); given
 more than once, one table of every fixture's figures in turn, so groups
 measured in runs of their own make one table.  --check RSTFILE fails
-unless every row of it is in RSTFILE.
+unless every row of it is in RSTFILE (given more than once: in each file,
+the table computed once; each missing row is named with its file).
 """
 import argparse
 import datetime
@@ -332,6 +333,12 @@ def median(v):
     return statistics.median(v) if v else float("nan")
 
 
+def _median(v):
+    s = sorted(v)
+    h = len(s) // 2
+    return s[h] if len(s) % 2 else (s[h - 1] + s[h]) / 2
+
+
 def ratio_interval(mine, ref, key, b=2000):
     """The ratio of the medians and its 95% interval: percentile bootstrap,
     resampling whole rounds (each round's perfprobe and reference figure
@@ -341,11 +348,12 @@ def ratio_interval(mine, ref, key, b=2000):
     if n < 2 or r != r:
         return r, float("nan"), float("nan")
     rng = random.Random(zlib.crc32(key.encode()))
+    pick = rng.choices(range(n), k=n * b)	# b resamples of n rounds
     est = []
-    for _ in range(b):
-        idx = [rng.randrange(n) for _ in range(n)]
-        d = median([ref[i] for i in idx])
-        est.append(median([mine[i] for i in idx]) / d if d else float("nan"))
+    for j in range(0, n * b, n):
+        idx = pick[j:j + n]
+        d = _median([ref[i] for i in idx])
+        est.append(_median([mine[i] for i in idx]) / d if d else float("nan"))
     est.sort()
     return r, est[int(0.025 * b)], est[int(0.975 * b) - 1]
 
@@ -548,7 +556,8 @@ def main():
     ap.add_argument("--from", dest="fixture", action="append",
                     help="print the table of a fixture (again: of several, in turn)")
     ap.add_argument("--rst", action="store_true", help="the table as accuracy.rst has it")
-    ap.add_argument("--check", help="with --from: fail unless the table's rows are in RSTFILE")
+    ap.add_argument("--check", action="append",
+                    help="with --from: fail unless the table's rows are in RSTFILE (again: in each)")
     a = ap.parse_args()
     if a.fixture:
         docs = []
@@ -559,7 +568,7 @@ def main():
         if a.check:
             with open(os.devnull, "w") as null:
                 rows = print_table(figs, True, null)
-            sys.exit(1 if check_rst(rows, a.check) else 0)
+            sys.exit(1 if sum(check_rst(rows, path) for path in a.check) else 0)
         if a.rst:
             print_runs(docs)
         print_table(figs, a.rst)
