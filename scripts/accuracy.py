@@ -8,7 +8,7 @@ usage: scripts/accuracy.py --lmbench BINDIR [--stream PATH] [--stream-mt PATH]
                            [--perfprobe-args ARGS] [--autogroup-nice N]
                            [--storage-dir DIR] [--only KEY,...] [--group NAME,...]
                            [--save FILE]
-       scripts/accuracy.py --from FILE [--rst] [--check RSTFILE]
+       scripts/accuracy.py --from FILE [--from FILE ...] [--rst] [--check RSTFILE ...]
 
 BINDIR holds lmbench3's binaries built by you from its published source;
 lat_proc exec/shell run /tmp/hello (lmbench's path), which you build from
@@ -27,7 +27,11 @@ the reference's figure converted to perfprobe's unit where they differ.
 --save writes every round's figures, with the date, the machine and the
 options, to FILE: the fixture the table was made from.  --from FILE prints
 the table again from a fixture, without measuring (--rst: as accuracy.rst
-has it); --check RSTFILE fails unless every row of it is in RSTFILE.
+has it, after a list of the runs: date, machine, load, options); given
+more than once, one table of every fixture's figures in turn, so groups
+measured in runs of their own make one table.  --check RSTFILE fails
+unless every row of it is in RSTFILE (given more than once: in each file,
+the table computed once; each missing row is named with its file).
 """
 import argparse
 import datetime
@@ -329,6 +333,12 @@ def median(v):
     return statistics.median(v) if v else float("nan")
 
 
+def _median(v):
+    s = sorted(v)
+    h = len(s) // 2
+    return s[h] if len(s) % 2 else (s[h - 1] + s[h]) / 2
+
+
 def ratio_interval(mine, ref, key, b=2000):
     """The ratio of the medians and its 95% interval: percentile bootstrap,
     resampling whole rounds (each round's perfprobe and reference figure
@@ -338,11 +348,12 @@ def ratio_interval(mine, ref, key, b=2000):
     if n < 2 or r != r:
         return r, float("nan"), float("nan")
     rng = random.Random(zlib.crc32(key.encode()))
+    pick = rng.choices(range(n), k=n * b)	# b resamples of n rounds
     est = []
-    for _ in range(b):
-        idx = [rng.randrange(n) for _ in range(n)]
-        d = median([ref[i] for i in idx])
-        est.append(median([mine[i] for i in idx]) / d if d else float("nan"))
+    for j in range(0, n * b, n):
+        idx = pick[j:j + n]
+        d = _median([ref[i] for i in idx])
+        est.append(_median([mine[i] for i in idx]) / d if d else float("nan"))
     est.sort()
     return r, est[int(0.025 * b)], est[int(0.975 * b) - 1]
 
@@ -461,6 +472,24 @@ def print_table(figs, rst, out=sys.stdout):
     return rows
 
 
+def print_runs(docs, out=sys.stdout):
+    """The runs a table is made of, one item each, as accuracy.rst lists them."""
+    for path, doc in docs:
+        m, o = doc["machine"], doc["options"]
+        groups = []
+        for f in doc["figures"]:
+            if f["group"] not in groups:
+                groups.append(f["group"])
+        print("* ``%s``: %s; %s, %s CPUs, kernel %s; CPU %s, %s-%s rounds; "
+              "load %s before, %s after; %s"
+              % (os.path.basename(path), doc["date"], m.get("cpu", "?"), m.get("cpus", "?"),
+                 m.get("kernel", "?"), o["cpu"], o["rounds"], o["max_rounds"],
+                 " ".join("%.2f" % x for x in doc["load_before"]),
+                 " ".join("%.2f" % x for x in doc["load_after"]), ", ".join(groups)),
+              file=out)
+    print(file=out)
+
+
 def machine():
     """What the fixture says the measurement ran on."""
     m = {"kernel": platform.release(), "machine": platform.machine(), "cpus": os.cpu_count()}
@@ -524,18 +553,25 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated perfprobe keys")
     ap.add_argument("--group", default="", help="comma-separated perfprobe benchmarks")
     ap.add_argument("--save", help="write the fixture (every round's figures) to FILE")
-    ap.add_argument("--from", dest="fixture", help="print the table of a fixture")
+    ap.add_argument("--from", dest="fixture", action="append",
+                    help="print the table of a fixture (again: of several, in turn)")
     ap.add_argument("--rst", action="store_true", help="the table as accuracy.rst has it")
-    ap.add_argument("--check", help="with --from: fail unless the table's rows are in RSTFILE")
+    ap.add_argument("--check", action="append",
+                    help="with --from: fail unless the table's rows are in RSTFILE (again: in each)")
     a = ap.parse_args()
     if a.fixture:
-        with open(a.fixture) as f:
-            doc = json.load(f)
+        docs = []
+        for path in a.fixture:
+            with open(path) as f:
+                docs.append((path, json.load(f)))
+        figs = [f for _, doc in docs for f in doc["figures"]]
         if a.check:
             with open(os.devnull, "w") as null:
-                rows = print_table(doc["figures"], True, null)
-            sys.exit(1 if check_rst(rows, a.check) else 0)
-        print_table(doc["figures"], a.rst)
+                rows = print_table(figs, True, null)
+            sys.exit(1 if sum(check_rst(rows, path) for path in a.check) else 0)
+        if a.rst:
+            print_runs(docs)
+        print_table(figs, a.rst)
         return
     if not a.lmbench or not os.path.isdir(a.lmbench):
         sys.exit("accuracy.py: --lmbench BINDIR: not a directory")
