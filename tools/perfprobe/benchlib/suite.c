@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchlib/ipc.h"
 #include "benchlib/suite.h"
 #include "util.h"
 
@@ -158,6 +159,7 @@ static int spawn(const struct pp_suite *s, const char *prog, const char *cwd,
 		 const struct pp_suite_cmd *c, struct child *ch)
 {
 	const char *argv[PP_SUITE_ARGS + 4];
+	struct sigaction old_pipe;
 	int in[2], out[2];
 	unsigned int n = 0, i;
 
@@ -199,9 +201,15 @@ static int spawn(const struct pp_suite *s, const char *prog, const char *cwd,
 	}
 	close(in[0]);
 	close(out[1]);
-	/* a line or two: fits the pipe, and what it does not read is its business */
+	/*
+	 * A line or two: fits the pipe, and what it does not read is its
+	 * business; a program that exits without reading (not the suite)
+	 * makes the write EPIPE, not a SIGPIPE that would kill perfprobe.
+	 */
+	pp_sigpipe_ignore(&old_pipe);
 	n = (unsigned int)write(in[1], c->input, strlen(c->input));
 	(void)n;
+	pp_sigpipe_restore(&old_pipe);
 	close(in[1]);
 	ch->out = out[0];
 	return 0;
