@@ -210,6 +210,45 @@ int pp_read_line(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+int pp_read_text(const char *path, size_t max, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	struct stat st;
+	size_t cap = 0;
+	char *b = NULL;
+	ssize_t r;
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return -EISDIR;
+	}
+	r = getdelim(&b, &cap, '\0', f);
+	if (r < 0 && !ferror(f)) {	/* empty */
+		free(b);
+		b = calloc(1, 1);
+		r = 0;
+		if (!b)
+			ret = -ENOMEM;
+	} else if (r < 0) {
+		ret = -EIO;
+	} else if (max && (size_t)r > max) {
+		ret = -EFBIG;
+	} else if (memchr(b, '\0', (size_t)r)) {
+		ret = -EILSEQ;
+	}
+	fclose(f);
+	if (ret) {
+		free(b);
+		return ret;
+	}
+	*text = b;
+	*len = (size_t)r;
+	return 0;
+}
+
 int pp_mkdirs(const char *path, unsigned int mode)
 {
 	char tmp[4096];

@@ -45,6 +45,14 @@ bool pp_strlcpy(char *dst, const char *src, size_t size);
 /* Read the first line of a small file (sysfs, procfs); strips '\n'. */
 int pp_read_line(const char *path, char *buf, size_t size);
 
+/*
+ * A whole text file, NUL-ended, into *text (free() it), its length in
+ * *len: 0; -errno (it cannot be opened or read), -EISDIR, -EFBIG (more
+ * than max bytes; 0: no limit), -EILSEQ (a NUL byte in it: not text),
+ * -ENOMEM.  An empty file is "".
+ */
+int pp_read_text(const char *path, size_t max, char **text, size_t *len);
+
 /* Read or write exactly n bytes: 0, -errno, or -EPIPE at end of file. */
 int pp_read_full(int fd, void *buf, size_t n);
 int pp_write_full(int fd, const void *buf, size_t n);

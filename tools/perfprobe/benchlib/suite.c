@@ -375,40 +375,15 @@ int pp_suite_run(struct pp_ctx *ctx, const char *bench, const struct pp_suite *s
 
 int pp_suite_parse_file(const struct pp_suite *s, const char *path, struct pp_suite_out *out)
 {
-	struct stat st;
 	char *text;
-	ssize_t r;
-	size_t len = 0;
-	int fd, ret;
+	size_t len;
+	int ret = pp_read_text(path, PP_SUITE_OUT_MAX, &text, &len);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		close(fd);
-		return ret;
-	}
-	if (st.st_size > (off_t)PP_SUITE_OUT_MAX) {
-		close(fd);
-		return -EFBIG;
-	}
-	text = malloc((size_t)st.st_size + 1);
-	if (!text) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (len < (size_t)st.st_size &&
-	       (r = read(fd, text + len, (size_t)st.st_size - len)) > 0)
-		len += (size_t)r;
-	close(fd);
-	text[len] = '\0';
-	if (strlen(text) != len) {
-		ret = pp_suite_bad(out, "a NUL byte at offset %zu: not text", strlen(text));
-		free(text);
-		return ret;
-	}
 	memset(out, 0, sizeof(*out));
+	if (ret == -EILSEQ)
+		return pp_suite_bad(out, "a NUL byte in it: not text");
+	if (ret)
+		return ret;
 	ret = s->parse(text, out);
 	if (!ret && out->again)
 		ret = -EPROTO;	/* it measured nothing: why says so */

@@ -925,22 +925,16 @@ static int summary_parse(struct pp_import *im, char **lines, size_t nlines)
 
 static int read_lines(const char *path, char **buf, char ***lines, size_t *n)
 {
-	FILE *f = fopen(path, "r");
-	size_t len = 0, cap = 0, i;
-	char *b = NULL, **l = NULL;
+	size_t len, cap = 0, i;
+	char *b, **l = NULL;
 	ssize_t r;
-	int ret;
+	int ret = pp_read_text(path, 0, &b, &len);
 
-	if (!f)
-		return -errno;
-	r = getdelim(&b, &len, '\0', f);
-	fclose(f);
-	if (r < 0) {
-		ret = -EIO;
-		goto free_buf;
-	}
-	if (memchr(b, '\0', (size_t)r)) {
-		ret = -EILSEQ;
+	if (ret)
+		return ret;
+	r = (ssize_t)len;
+	if (!r) {
+		ret = -EIO;	/* empty */
 		goto free_buf;
 	}
 	*n = 0;

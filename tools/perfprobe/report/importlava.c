@@ -369,29 +369,15 @@ static void job_yaml(struct pp_lava *lv, char **lines, size_t n)
 /* The file's lines, NUL-ended in place; *lines into buf. */
 static int slurp(const char *path, char **buf, size_t *len, char ***lines, size_t *n)
 {
-	FILE *f = fopen(path, "r");
-	size_t cap = 0, i, nl = 0;
+	size_t r, i, nl = 0;
 	char *b = NULL, **l = NULL;
-	ssize_t r;
-	int ret = 0;
+	int ret = pp_read_text(path, LAVA_FILE_MAX, &b, &r);
 
-	if (!f)
-		return -errno;
-	r = getdelim(&b, &cap, '\0', f);
-	if (r < 0 && !ferror(f)) {	/* an empty file */
-		free(b);
-		b = calloc(1, 1);
-		r = b ? 0 : -1;
-	}
-	if (r < 0) {
-		ret = ferror(f) ? -EIO : -ENOMEM;
-		goto out;
-	}
-	if ((size_t)r > LAVA_FILE_MAX || memchr(b, '\0', (size_t)r)) {
+	if (ret == -EFBIG)
 		ret = -EILSEQ;
-		goto out;
-	}
-	for (i = 0; i < (size_t)r; i++)
+	if (ret)
+		return ret;
+	for (i = 0; i < r; i++)
 		nl += b[i] == '\n';
 	l = calloc(nl + 2, sizeof(*l));
 	if (!l) {
@@ -399,19 +385,18 @@ static int slurp(const char *path, char **buf, size_t *len, char ***lines, size_
 		goto out;
 	}
 	*n = 0;
-	for (i = 0; i < (size_t)r; i++) {
+	for (i = 0; i < r; i++) {
 		if (!i || b[i - 1] == '\0')
 			l[(*n)++] = b + i;
 		if (b[i] == '\n')
 			b[i] = '\0';
 	}
 	*buf = b;
-	*len = (size_t)r;
+	*len = r;
 	*lines = l;
 	b = NULL;
 	l = NULL;
 out:
-	fclose(f);
 	free(l);
 	free(b);
 	return ret;
