@@ -108,7 +108,8 @@ static int import_one(struct pp_import *im, const char *file, const char *dir,
 	}
 	if (err) {
 		pp_err("import: %s: %s", file, strerror(-err));
-		return err == -ENOENT || err == -EACCES ? PP_EXIT_BADFILE : PP_EXIT_FAIL;
+		return err == -ENOENT || err == -EACCES || err == -EISDIR ? PP_EXIT_BADFILE :
+		       PP_EXIT_FAIL;
 	}
 	import_said(im, before, summary);
 	return import_save(im, before, summary, dir, written);
@@ -194,9 +195,10 @@ static int import_lmbench(struct pp_import *im, int argc, char **argv, const cha
 static int suite_run_make(const struct pp_cli *cli, const struct pp_bench *b, const char *file,
 			  const struct pp_suite_out *out, struct pp_run *run)
 {
+	const char *src = pp_intern(file);
 	const struct pp_key_decl *d;
 	struct pp_result *r;
-	char src[PATH_MAX + 16], kind[96];
+	char kind[96];
 	unsigned int i;
 
 	pp_run_init(run);
@@ -208,8 +210,7 @@ static int suite_run_make(const struct pp_cli *cli, const struct pp_bench *b, co
 		if (!r)
 			return -ENOMEM;
 		r->kind = d->kind;
-		snprintf(src, sizeof(src), "%s", file);
-		r->imported = pp_intern(src);
+		r->imported = src;
 	}
 	pp_strlcpy(run->meta.label, cli->label ? cli->label : "imported", sizeof(run->meta.label));
 	pp_strlcpy(run->meta.hostname, run->meta.label, sizeof(run->meta.hostname));
