@@ -83,6 +83,9 @@ if [[ $REL =~ ^[0-9]+\.[0-9]+-(amd64|rt-amd64|arm64)$ ]]; then
 fi
 
 ROOT=$CACHE/$REL
+# An arm64 kernel's packages (image, headers, -dbg) are :arm64 ones.
+qual=
+case $REL in *-arm64) [ "$(dpkg --print-architecture)" = arm64 ] || qual=:arm64 ;; esac
 if [ ! -f "$ROOT/.complete" ]; then
 	upstream=${REL%-amd64}
 	upstream=${upstream%-arm64}
@@ -91,10 +94,8 @@ if [ ! -f "$ROOT/.complete" ]; then
 	# 6.12.N+debNN has linux-kbuild-6.12.N+debNN; 6.1.0-N has linux-kbuild-6.1
 	kbuild=linux-kbuild-${upstream%-rt}
 	apt-cache show "$kbuild" >/dev/null 2>&1 || kbuild=linux-kbuild-$(echo "$upstream" | cut -d. -f1-2)
-	# An arm64 kernel's image and headers are :arm64 packages; its kbuild
-	# helpers (fixdep, modpost) must run here: the host's architecture.
-	qual=
-	case $REL in *-arm64) [ "$(dpkg --print-architecture)" = arm64 ] || qual=:arm64 ;; esac
+	# (the kbuild helpers, fixdep and modpost, run here: $kbuild is the
+	# host's architecture's, without qual)
 	pkgs="linux-image-$REL-unsigned$qual linux-headers-$REL$qual $common $kbuild"
 	say "fetching $pkgs"
 	mkdir -p "$CACHE/debs" "$ROOT.tmp"
@@ -129,8 +130,6 @@ fi
 # The debug vmlinux alone, out of the -dbg package (its modules' debug
 # files, most of its 5 GB, are left in the package, which is deleted).
 if [ "$DEBUG" = 1 ] && [ ! -f "$ROOT/debug/vmlinux-$REL" ]; then
-	qual=
-	case $REL in *-arm64) [ "$(dpkg --print-architecture)" = arm64 ] || qual=:arm64 ;; esac
 	say "fetching linux-image-$REL-dbg$qual (its vmlinux with debug info)"
 	mkdir -p "$CACHE/debs" "$ROOT/debug"
 	(cd "$CACHE/debs" && apt-get download "linux-image-$REL-dbg$qual" >/dev/null \
