@@ -426,6 +426,13 @@ def measure_group(group, pairs, a, subst):
     return fig
 
 
+def fig(v):
+    """A figure in plain notation, 4 significant digits (16630, not
+    1.663e+04)."""
+    s = "%.4g" % v
+    return "%.0f" % float(s) if "e" in s else s
+
+
 def row(f):
     """One figure's row: figure, perfprobe, reference, ratio, interval,
     rounds, within target."""
@@ -434,7 +441,7 @@ def row(f):
         return (key, "", "", "", "", "", "not measured: " + f["error"][:60])
     m, r = median(f["perfprobe"]), median(f["ref"])
     if not r:
-        return (key, "%.4g" % m, "%.4g" % r, "\\--", "\\--", str(len(f["perfprobe"])),
+        return (key, fig(m), fig(r), "\\--", "\\--", str(len(f["perfprobe"])),
                 "no: " + EXPLAINED.get(f["key"], "the reference reads 0"))
     ratio, lo, hi = ratio_interval(f["perfprobe"], f["ref"], f["key"])
     t = f["target_pct"] / 100.0
@@ -446,7 +453,7 @@ def row(f):
         verdict += ": " + EXPLAINED[f["key"]]
     if f.get("spread_pct"):
         verdict += " (spread by nature %.0f%%)" % f["spread_pct"]
-    return (key, "%.4g" % m, "%.4g" % r, "%.2f" % ratio, "%.2f-%.2f" % (lo, hi),
+    return (key, fig(m), fig(r), "%.2f" % ratio, "%.2f-%.2f" % (lo, hi),
             str(len(f["perfprobe"])), verdict)
 
 
