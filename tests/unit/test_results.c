@@ -176,6 +176,44 @@ static unsigned int occurrences(const char *p, const char *s)
 	return n;
 }
 
+/*
+ * A result made in rounds is noisy when most rounds' own samples spread:
+ * rounds quiet in themselves whose medians differ (the run-to-run noise
+ * compare measures) are not, though all their samples' CV is high.
+ */
+static void test_noisy_rounds(void **state)
+{
+	const double quiet1[] = { 1.00, 1.01, 1.00 }, quiet2[] = { 1.30, 1.31, 1.30 },
+		     spread[] = { 1.0, 1.5, 2.0 };
+	struct pp_run run;
+	struct pp_result *r;
+
+	(void)state;
+	pp_run_init(&run);
+	r = pp_run_add(&run, "lat_syscall-null", "us", PP_LOWER_IS_BETTER, quiet1, 3);
+	assert_non_null(r);
+	assert_false(pp_result_noisy(r, 10));
+	assert_int_equal(pp_result_add_round(r, quiet2, 3), 0);
+	assert_int_equal(pp_result_add_round(r, quiet1, 3), 0);
+	assert_true(r->st.cv_pct > 10);
+	assert_false(pp_result_noisy(r, 10));
+	/* two of five spread (the last measured again), then three of six: not most */
+	assert_int_equal(pp_result_add_round(r, spread, 3), 0);
+	assert_int_equal(pp_result_add_round(r, quiet2, 3), 0);
+	assert_int_equal(pp_result_redo_round(r, spread, 3), 0);
+	assert_false(pp_result_noisy(r, 10));
+	assert_int_equal(pp_result_add_round(r, spread, 3), 0);
+	assert_false(pp_result_noisy(r, 10));
+	assert_int_equal(pp_result_add_round(r, spread, 3), 0);
+	assert_true(pp_result_noisy(r, 10));
+	/* one round: its samples' CV */
+	r = pp_run_add(&run, "lat_syscall-read", "us", PP_LOWER_IS_BETTER, spread, 3);
+	assert_non_null(r);
+	assert_true(pp_result_noisy(r, 10));
+	assert_false(pp_result_noisy(r, 50));
+	pp_run_free(&run);
+}
+
 static void test_round_trip(void **state)
 {
 	struct pp_run run, back;
@@ -701,6 +739,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kside_scale),
+		cmocka_unit_test(test_noisy_rounds),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_emulation_round_trip),
 		cmocka_unit_test(test_emulation_decide),

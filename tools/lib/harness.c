@@ -367,7 +367,7 @@ static struct pp_result *result_record(struct pp_ctx *ctx, const char *key,
 	r->kind = d->kind;
 	r->spread_pct = d->spread_pct;
 	r->iterations = iters;
-	r->noisy = r->st.cv_pct > ctx->opts.noise_pct;
+	r->noisy = pp_result_noisy(r, ctx->opts.noise_pct);
 	/* the benchmark's line counts it once, measured again or not */
 	ctx->bench_results += !again;
 	ctx->bench_noisy += r->noisy;

@@ -141,6 +141,7 @@ void pp_run_free(struct pp_run *run)
 	for (i = 0; i < run->nresults; i++) {
 		free(run->results[i].samples);
 		free(run->results[i].rounds);
+		free(run->results[i].round_cv);
 	}
 	for (i = 0; i < run->nprofs; i++)
 		pp_prof_destroy(run->profs[i]);
@@ -244,7 +245,7 @@ int pp_result_set_samples(struct pp_result *r, const double *samples, size_t n)
 int pp_result_add_round(struct pp_result *r, const double *samples, size_t n)
 {
 	size_t first = r->nrounds ? 0 : 1;
-	double *all, *rounds, m0 = r->st.median;
+	double *all, *rounds, m0 = r->st.median, cv0 = r->st.cv_pct;
 	int err;
 
 	if (!n || !r->nsamples)
@@ -253,6 +254,10 @@ int pp_result_add_round(struct pp_result *r, const double *samples, size_t n)
 	if (!rounds)
 		return -ENOMEM;
 	r->rounds = rounds;
+	rounds = realloc(r->round_cv, (r->nrounds + first + 1) * sizeof(*rounds));
+	if (!rounds)
+		return -ENOMEM;
+	r->round_cv = rounds;
 	all = malloc((r->nsamples + n) * sizeof(*all));
 	if (!all)
 		return -ENOMEM;
@@ -262,8 +267,11 @@ int pp_result_add_round(struct pp_result *r, const double *samples, size_t n)
 	free(all);
 	if (err)
 		return err;
-	if (first)
+	if (first) {
+		r->round_cv[r->nrounds] = cv0;
 		r->rounds[r->nrounds++] = m0;
+	}
+	r->round_cv[r->nrounds] = pp_cv_pct(samples, n);
 	r->rounds[r->nrounds++] = pp_median(samples, n);
 	return 0;
 }
@@ -286,9 +294,23 @@ int pp_result_redo_round(struct pp_result *r, const double *samples, size_t n)
 	memcpy(all + keep, samples, n * sizeof(*all));
 	err = pp_result_set_samples(r, all, r->nsamples);
 	free(all);
-	if (!err)
+	if (!err) {
 		r->rounds[r->nrounds - 1] = pp_median(samples, n);
+		if (r->round_cv)
+			r->round_cv[r->nrounds - 1] = pp_cv_pct(samples, n);
+	}
 	return err;
+}
+
+bool pp_result_noisy(const struct pp_result *r, double noise_pct)
+{
+	size_t i, k = 0;
+
+	if (r->nrounds < 2 || !r->round_cv)
+		return r->st.cv_pct > noise_pct;
+	for (i = 0; i < r->nrounds; i++)
+		k += r->round_cv[i] > noise_pct;
+	return 2 * k > r->nrounds;
 }
 
 struct pp_result *pp_run_append(struct pp_run *run, const char *key,
@@ -405,5 +427,5 @@ void pp_run_mark_noise(struct pp_run *run)
 	size_t i;
 
 	for (i = 0; i < run->nresults; i++)
-		run->results[i].noisy = run->results[i].st.cv_pct > run->meta.noise_pct;
+		run->results[i].noisy = pp_result_noisy(&run->results[i], run->meta.noise_pct);
 }

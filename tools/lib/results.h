@@ -113,7 +113,7 @@ struct pp_result {
 	double *samples;		/* every sample, in unit */
 	size_t nsamples;
 	struct pp_stats st;
-	bool noisy;			/* CV above the run's threshold */
+	bool noisy;			/* pp_result_noisy() at the run's threshold */
 	uint64_t iterations;		/* operations per sample (0 = n/a) */
 	int cpu_first;			/* CPU at the first / last sample, */
 	int cpu_last;			/* -1 when unknown */
@@ -127,6 +127,8 @@ struct pp_result {
 	 */
 	double *rounds;
 	size_t nrounds;
+	/* each round's samples' CV, as rounds[] (kept in memory, not saved) */
+	double *round_cv;
 };
 
 /*
@@ -269,6 +271,13 @@ int pp_result_add_round(struct pp_result *r, const double *samples, size_t n);
  * (all of r's in a run of one round): 0 or -errno.
  */
 int pp_result_redo_round(struct pp_result *r, const double *samples, size_t n);
+/*
+ * Whether r's samples spread more than noise_pct: their CV; for a result
+ * made in rounds (run --rounds), most of its rounds' own CVs.  The rounds'
+ * spread between each other is the run-to-run noise compare measures from
+ * their medians, not a disturbance of the samples.
+ */
+bool pp_result_noisy(const struct pp_result *r, double noise_pct);
 void pp_run_skip(struct pp_run *run, const char *name, const char *reason);
 void pp_run_fail(struct pp_run *run, const char *name, const char *reason);
 /* A fact about a result that is text, e.g. the kernel driver used. */
