@@ -6,7 +6,8 @@
 # known kernel slowdown, each compared as CI would compare two kernels.
 #
 # usage: scripts/ci-recipe.sh [--same N] [--slow N] [--runs R] [--max-runs M]
-#                             [--rounds K] [--cpu C] [--noise PCT]
+#                             [--rounds K] [--repeat S] [--cpu C]
+#                             [--noise PCT]
 #                             [--cost NAME=N]... [--out DIR]
 #                             [BENCHMARK...]
 #   --same N        trials with nothing changed (default 5)
@@ -16,11 +17,13 @@
 #                   a gating key is "noisy" (its interval neither within
 #                   the threshold nor beyond it); default R: none added
 #   --rounds K      run --rounds K (default 3)
+#   --repeat S      samples a result in each round, as perfprobe -r
+#                   (default perfprobe's, 11)
 #   --cpu C         pinning, as perfprobe --cpu (default 1)
 #   --noise PCT     the runs' noise threshold, as perfprobe --noise
 #                   (default perfprobe's, 5)
 #   --cost NAME=N   the slowdown: pp-seccomp --cost (default getppid=100
-#                   and read=160: lat_syscall-null and -read, each about
+#                   and openat=500: lat_syscall-null and -open, each about
 #                   10% slower on a 2-vCPU x86-64 VM)
 #   --out DIR       keep the runs and compare's JSON there (default: a
 #                   temporary directory, removed)
@@ -49,11 +52,12 @@ MAXRUNS=
 ROUNDS=3
 CPU=1
 NOISE=
+REPEAT=
 OUT=
 COSTS=()
-SLOWED='["lat_syscall-null","lat_syscall-read"]'
+SLOWED='["lat_syscall-null","lat_syscall-open"]'
 
-usage() { echo "ci-recipe: $*" >&2; sed -n '6,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { echo "ci-recipe: $*" >&2; sed -n '6,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 num() { [[ $2 =~ ^[0-9]+$ ]] || usage "$1: not a number: $2"; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -62,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--runs) num "$1" "${2:-}"; RUNS=$2; shift 2 ;;
 	--max-runs) num "$1" "${2:-}"; MAXRUNS=$2; shift 2 ;;
 	--rounds) num "$1" "${2:-}"; ROUNDS=$2; shift 2 ;;
+	--repeat) num "$1" "${2:-}"; REPEAT=$2; shift 2 ;;
 	--cpu) num "$1" "${2:-}"; CPU=$2; shift 2 ;;
 	--noise) num "$1" "${2:-}"; NOISE=$2; shift 2 ;;
 	--cost) [ -n "${2:-}" ] || usage "--cost: NAME=N"; COSTS+=(--cost "$2"); shift 2 ;;
@@ -76,13 +81,15 @@ MAXRUNS=${MAXRUNS:-$RUNS}
 BENCH=("$@")
 [ ${#BENCH[@]} -gt 0 ] || BENCH=(lat_syscall lat_pipe lat_unix)
 if [ ${#COSTS[@]} -eq 0 ]; then
-	# Not fstat: glibc's fstat() is the newfstatat call, which stat()
-	# makes too, so a cost there slows two keys, and none on fstat.
-	COSTS=(--cost getppid=100 --cost read=160)
+	# Calls no other benchmark of the selection makes in its loop: not
+	# read or write (lat_pipe and lat_unix make them: a cost on read
+	# slowed lat_pipe by 1-3% too), not fstat (glibc's fstat() is the
+	# newfstatat call, which stat() makes too).
+	COSTS=(--cost getppid=100 --cost openat=500)
 else
 	# the keys the named calls slow: lat_syscall's own
 	SLOWED=$(printf '%s\n' "${COSTS[@]}" | sed -n 's/^\([a-z0-9_]*\)=.*/\1/p' |
-		sed 's/^getppid$/null/' | jq -R '"lat_syscall-" + .' | jq -sc .)
+		sed 's/^getppid$/null/; s/^openat$/open/' | jq -R '"lat_syscall-" + .' | jq -sc .)
 fi
 for p in "$PERFPROBE" "$PP_SECCOMP"; do
 	[ -x "$p" ] || { echo "ci-recipe: no $p (make check-build)" >&2; exit 2; }
@@ -97,7 +104,8 @@ run() { # DIR N [pp-seccomp options]: one run of the selection into DIR/N.json
 	local dir=$1 n=$2
 	shift 2
 	mkdir -p "$dir"
-	"$PP_SECCOMP" "$@" -- "$PERFPROBE" --cpu "$CPU" ${NOISE:+--noise "$NOISE"} --no-save --kernel-view=off \
+	"$PP_SECCOMP" "$@" -- "$PERFPROBE" --cpu "$CPU" ${NOISE:+--noise "$NOISE"} \
+		${REPEAT:+-r "$REPEAT"} --no-save --kernel-view=off \
 		-o "$dir/$n.json" run --rounds "$ROUNDS" "${BENCH[@]}" >/dev/null 2>"$dir/$n.err"
 }
 
@@ -142,6 +150,6 @@ trial() { # KIND I
 t_all=$(date +%s)
 for i in $(seq 1 "$SAME"); do trial same "$i"; done
 for i in $(seq 1 "$SLOW"); do trial slow "$i"; done
-echo "recipe: ${BENCH[*]}, $RUNS runs a side interleaved$([ "$MAXRUNS" = "$RUNS" ] || echo ", up to $MAXRUNS while a key is noisy"), --rounds $ROUNDS, --cpu $CPU${NOISE:+, --noise $NOISE}; slowdown: pp-seccomp ${COSTS[*]} ($(jq -r 'join(", ")' <<<"$SLOWED"))"
+echo "recipe: ${BENCH[*]}, $RUNS runs a side interleaved$([ "$MAXRUNS" = "$RUNS" ] || echo ", up to $MAXRUNS while a key is noisy"), --rounds $ROUNDS${REPEAT:+, -r $REPEAT}, --cpu $CPU${NOISE:+, --noise $NOISE}; slowdown: pp-seccomp ${COSTS[*]} ($(jq -r 'join(", ")' <<<"$SLOWED"))"
 echo "$SAME same + $SLOW slow trials in $(( ($(date +%s) - t_all + 30) / 60 )) min: acceptance $([ $held = 0 ] && echo held || echo 'did not hold')"
 exit $held
