@@ -6,7 +6,8 @@ usage: scripts/accuracy.py --lmbench BINDIR [--stream PATH] [--stream-mt PATH]
                            [--netperf BINDIR] [--perfprobe PATH] [--cpu N]
                            [--rounds N] [--max-rounds N] [--width PCT]
                            [--perfprobe-args ARGS] [--autogroup-nice N]
-                           [--storage-dir DIR] [--only KEY,...] [--group NAME,...]
+                           [--storage-dir DIR] [--storage-direct]
+                           [--only KEY,...] [--group NAME,...]
                            [--save FILE]
        scripts/accuracy.py --from FILE [--from FILE ...] [--rst] [--check RSTFILE ...]
 
@@ -70,12 +71,16 @@ def storage_len(bs):
 
 
 def fio(rw, name, bs):
-    """fio as perfprobe's storage does it, file after file: STORAGE_FILES
-    files of storage_len() bytes, each one fio job of bs-sized psync calls;
-    written from empty (round_setup()) with an fsync timed in (fio counts
-    end_fsync in the job's run), then read one after the other, each after
-    its pages are dropped (invalidate: posix_fadvise DONTNEED, as perfprobe
-    does).  The figure is the median over the files, as perfprobe's."""
+    """fio running perfprobe's storage job: STORAGE_FILES files of
+    storage_len() bytes, in one fio job of bs-sized psync calls, file after
+    file (openfiles=1, file_service_type=sequential), as perfprobe writes
+    and reads them from one process: written from empty (round_setup())
+    with an fsync as each file is closed, timed in as perfprobe's is; read
+    after every file's pages are dropped (invalidate: posix_fadvise
+    DONTNEED, as perfprobe does).  gtod_reduce: fio's time stamps of each
+    call, which perfprobe does not take, cost more than a 4 KiB read on a
+    guest with a slow clock (accuracy.rst, "storage and fio").  The figure
+    is the job's bytes over its time."""
     return ("fioset", rw, name, str(bs))
 
 
@@ -83,20 +88,21 @@ FIO_BW = r'"%s" : \{\s*"io_bytes" : \d+,\s*"io_kbytes" : \d+,\s*"bw_bytes" : (\d
 
 
 def fioset_once(argv):
-    """Run fio() files; "median bw_bytes N" (bytes a second) or why not."""
-    _, rw, name, bs, storage = argv
-    bw = []
-    for i in range(STORAGE_FILES):
-        cmd = ["fio", "--name=acc", "--filename=%s/fio-%s-%d" % (storage, name, i),
-               "--rw=" + rw, "--bs=" + bs, "--size=%d" % storage_len(int(bs)),
-               "--ioengine=psync", "--output-format=json"]
-        cmd += ["--end_fsync=1", "--fallocate=none"] if rw == "write" else ["--invalidate=1"]
-        out = ref_once(cmd)
-        m = re.search(FIO_BW % rw, out)
-        if not m:
-            return "fio: " + out.strip()[-200:]
-        bw.append(float(m.group(1)))
-    return "median bw_bytes %s\n" % statistics.median(bw)
+    """Run fio(); "job bw_bytes N" (bytes a second) or why not."""
+    _, rw, name, bs, storage, direct = argv
+    files = ":".join("%s/fio-%s-%d" % (storage, name, i) for i in range(STORAGE_FILES))
+    cmd = ["fio", "--name=acc", "--filename=" + files, "--openfiles=1",
+           "--file_service_type=sequential", "--rw=" + rw, "--bs=" + bs,
+           "--size=%d" % (STORAGE_FILES * storage_len(int(bs))), "--ioengine=psync",
+           "--gtod_reduce=1", "--output-format=json"]
+    cmd += ["--fsync_on_close=1", "--fallocate=none"] if rw == "write" else ["--invalidate=1"]
+    if direct == "1":	# perfprobe's PERFPROBE_STORAGE_DIRECT=1: O_DIRECT both ways
+        cmd += ["--direct=1"]
+    out = ref_once(cmd)
+    m = re.search(FIO_BW % rw, out)
+    if not m:
+        return "fio: " + out.strip()[-200:]
+    return "job bw_bytes %s\n" % m.group(1)
 
 
 def netperf(test, *opts):
@@ -179,7 +185,7 @@ PAIRS = [
 ] + [
     # fio: bytes a second; perfprobe's MB/s are 10^6 bytes.  Each write
     # before the read of the same file.
-    ("storage-%s-%s" % (rw, name), "storage", fio(rw, name, bs), r"median bw_bytes ([\d.]+)", 1e-6)
+    ("storage-%s-%s" % (rw, name), "storage", fio(rw, name, bs), r"job bw_bytes ([\d.]+)", 1e-6)
     for name, bs in STORAGE_BUFS
     for rw in ("write", "read")
 ] + [
@@ -195,7 +201,7 @@ PAIRS = [
 # only the tests compared.
 GROUP_ENV = {
     "lat_pagefault": {"PERFPROBE_PAGEFAULT_FILE": "{pffile}"},
-    "storage": {"PERFPROBE_STORAGE_DIR": "{storage}"},
+    "storage": {"PERFPROBE_STORAGE_DIR": "{storage}", "PERFPROBE_STORAGE_DIRECT": "{direct}"},
     "netperf": {"PERFPROBE_NET_TESTS": "tcp_stream,tcp_rr"},
 }
 
@@ -239,7 +245,7 @@ def resolve(argv, a, subst):
     elif argv[0] == "stream-mt":
         argv = [a.stream_mt]
     elif argv[0] == "fioset":
-        argv = argv + [subst["storage"]]
+        argv = argv + [subst["storage"], subst["direct"]]
     elif argv[0] in ("netperf", "netserver"):
         argv = [os.path.join(a.netperf, argv[0]) if a.netperf else None] + argv[1:]
     if argv[0] is None:
@@ -374,6 +380,9 @@ def measure_group(group, pairs, a, subst):
     mt = group == "stream"		# the multi-thread sets need every CPU
     fig = [{"key": p[0], "group": group, "reference": " ".join(p[2]), "target_pct": target_pct(p[0]),
             "perfprobe": [], "ref": [], "unit": None, "spread_pct": 0, "error": None} for p in pairs]
+    for f in fig:
+        if group == "storage" and subst["direct"] == "1":
+            f["direct"] = True
     proc = start_server(group, a, subst)
     rounds = 0
     try:
@@ -436,7 +445,9 @@ def fig(v):
 def row(f):
     """One figure's row: figure, perfprobe, reference, ratio, interval,
     rounds, within target."""
-    key = f["key"] + (" (%s)" % f["unit"] if f.get("unit") and f["unit"] != "us" else "")
+    how = [f["unit"]] if f.get("unit") and f["unit"] != "us" else []
+    how += ["O_DIRECT"] if f.get("direct") else []
+    key = f["key"] + (" (%s)" % ", ".join(how) if how else "")
     if f.get("error") and not f["perfprobe"]:
         return (key, "", "", "", "", "", "not measured: " + f["error"][:60])
     m, r = median(f["perfprobe"]), median(f["ref"])
@@ -557,6 +568,8 @@ def main():
     ap.add_argument("--autogroup-nice", type=int,
                     help="this session's autogroup at nice N while measuring (root for N < 0)")
     ap.add_argument("--storage-dir", help="directory on the device for storage (default: the temporary one)")
+    ap.add_argument("--storage-direct", action="store_true",
+                    help="storage with O_DIRECT on both sides (PERFPROBE_STORAGE_DIRECT=1, fio --direct=1)")
     ap.add_argument("--only", default="", help="comma-separated perfprobe keys")
     ap.add_argument("--group", default="", help="comma-separated perfprobe benchmarks")
     ap.add_argument("--save", help="write the fixture (every round's figures) to FILE")
@@ -598,7 +611,8 @@ def main():
            "machine": machine(), "load_before": os.getloadavg(),
            "options": {"cpu": a.cpu, "rounds": a.rounds, "max_rounds": a.max_rounds,
                        "width_pct": a.width, "perfprobe_args": a.perfprobe_args,
-                       "autogroup_nice": a.autogroup_nice},
+                       "autogroup_nice": a.autogroup_nice,
+                       "storage_direct": a.storage_direct},
            "tools": {"perfprobe": tool_version([a.perfprobe, "--version"]),
                      "fio": tool_version(["fio", "--version"]),
                      "openssl": tool_version(["openssl", "version"]),
@@ -614,7 +628,7 @@ def main():
             storage = a.storage_dir or tmp
             subst = {"tmpfile": tmpfile, "bigfile": os.path.join(tmp, "big"),
                      "pffile": os.path.join(tmp, "pf"), "file64": os.path.join(tmp, "big64"),
-                     "storage": storage}
+                     "storage": storage, "direct": "1" if a.storage_direct else "0"}
             # lat_sig prot's file: 8 MB, perfprobe's size; bw_file_rd's and
             # bw_mmap_rd's: 64 MB, one file for all sizes
             write_file(subst["bigfile"], 8)
