@@ -7,7 +7,7 @@
 # the exit code by the verdicts); every regression asserted is made by
 # altering a run's samples with jq, by a factor known to be beyond them.
 . "$(dirname "$0")/tap.sh"
-plan 80
+plan 81
 
 A=$T_TMP/a.json
 B=$T_TMP/b.json
@@ -15,12 +15,13 @@ B=$T_TMP/b.json
 "$PERFPROBE" --kernel-view=off --cpu 1 --quick --no-save -o "$B" run lat_syscall >/dev/null 2>&1
 check "two real runs written" jq -e '.results | length >= 6' "$A" "$B"
 
-# A run against itself: change exactly 0, never a regression or an
-# improvement ("noisy" when its own spread is wider than the threshold).
+# A run against itself: one measurement on both sides, nothing for the
+# noise to move: every key the same samples, 0 [0..0], "same".
 "$PERFPROBE" compare --json "$A" "$A" >"$T_TMP/self.json"
 ok $? "a run compared with itself exits 0"
-check "... and every key has a change of 0, same or noisy" jq -e '.comparisons[0].results |
-	length >= 6 and all(.change_pct == 0 and (.verdict == "same" or .verdict == "noisy"))' "$T_TMP/self.json"
+check "... and every key is same, identical samples, change and intervals 0" jq -e '.comparisons[0].results |
+	length >= 6 and all(.verdict == "same" and .identical and .change_pct == 0 and
+		.lo_pct == 0 and .hi_pct == 0 and .eq_lo_pct == 0 and .eq_hi_pct == 0)' "$T_TMP/self.json"
 
 # Two runs of the same kernel: whatever the machine made of them (it is
 # shared: a real slowdown may happen; it is reported, not hidden), each
@@ -31,6 +32,7 @@ rc=$?
 check "two runs of this kernel: every key's verdict follows from its change and interval" \
 	verdicts_follow "$T_TMP/ab.json"
 rc_follows "$T_TMP/ab.json" "$rc"
+check "... and no key of two runs is identical" jq -e '.comparisons[0].results | all(.identical != true)' "$T_TMP/ab.json"
 ok $? "... and the exit code from the verdicts: 5 with a regression, else 0 (got $rc)"
 jq '.comparisons[0].results |= map(.fails = false) | .comparisons[0].results[0] |=
 	(.change_pct = 20 | .lo_pct = 12 | .hi_pct = 30 | .direction = "lower" | .verdict = "same")' \

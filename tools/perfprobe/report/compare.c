@@ -396,6 +396,26 @@ static void widen(double change_pct, double *lo_pct, double *hi_pct, double half
 	*hi_pct = expm1(hi) * 100.0;
 }
 
+/* Whether the two sides' samples are the same numbers, in any order. */
+static bool same_samples(const double *x, size_t m, const double *y, size_t n)
+{
+	double *a;
+	bool eq;
+
+	if (m != n || !m)
+		return false;
+	a = malloc(2 * m * sizeof(*a));
+	if (!a)
+		return false;
+	memcpy(a, x, m * sizeof(*a));
+	memcpy(a + m, y, m * sizeof(*a));
+	qsort(a, m, sizeof(*a), cmp_double);
+	qsort(a + m, m, sizeof(*a), cmp_double);
+	eq = !memcmp(a, a + m, m * sizeof(*a));
+	free(a);
+	return eq;
+}
+
 int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 		double run_noise_pct, struct pp_cmp_stat *out)
 {
@@ -427,6 +447,13 @@ int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,
 		out->run_noise_measured = false;
 	}
 	out->run_noise_pct = expm1(sd) * 100.0;
+	if (same_samples(p->base, p->nbase, p->new, p->nnew)) {
+		out->identical = true;
+		out->change_pct = out->lo_pct = out->hi_pct = 0;
+		out->eq_lo_pct = out->eq_hi_pct = 0;
+		out->verdict = PP_VERDICT_SAME;
+		return 0;
+	}
 	if (!(sd > 0) || !p->base_nmed || !p->new_nmed)
 		return 0;
 	/* in logs: the samples' intervals, widened by the runs' */

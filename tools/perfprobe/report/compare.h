@@ -74,6 +74,12 @@ struct pp_cmp_stat {
 	double run_noise_pct;		/* its standard deviation, in % */
 	bool run_noise_measured;	/* from a side's 2+ runs, not assumed */
 	size_t history_runs;		/* earlier runs of the labels it used */
+	/*
+	 * Both sides hold the same samples (a run compared with itself):
+	 * one measurement, no second one for the noise to move, so the
+	 * change and its intervals are 0 and the verdict "same"
+	 */
+	bool identical;
 };
 
 /*
@@ -92,6 +98,7 @@ int pp_cmp_samples(const double *base, size_t nbase, const double *new,
  * run medians (logs) of the sides with two or more runs, pooled, with a
  * Student t quantile for its degrees of freedom; where no side has two
  * runs it is run_noise_pct, assumed (0: trust the samples alone).
+ * Sides with the same samples are identical (above): 0 [0..0], same.
  */
 struct pp_cmp_pool;
 int pp_cmp_runs(const struct pp_cmp_pool *p, double threshold_pct,

@@ -259,11 +259,15 @@ static void print_row(const struct pp_cmp_row *r, const struct pp_cmp_opts *o)
 		pp_print_double(PP_JSON, "run_noise_pct", NULL, r->st.run_noise_pct);
 		pp_print_bool(PP_JSON, "run_noise_measured", NULL, r->st.run_noise_measured);
 		pp_print_u64(PP_JSON, "history_runs", NULL, r->st.history_runs);
+		if (r->st.identical)
+			pp_print_bool(PP_JSON, "identical", NULL, true);
 	} else {
 		pp_print_text(" %12s %12s %-6s %8s %s", "", "", p->unit, "", "");
 	}
 	pp_print_string(PP_ANY, "verdict", "  %s", pp_cmp_row_verdict(r));
-	if (r->ok && !r->st.run_noise_measured)
+	if (r->ok && r->st.identical)
+		pp_print_text(" (identical samples)");
+	else if (r->ok && !r->st.run_noise_measured)
 		pp_print_text(" (noise assumed)");
 	/* "same" by the equivalence test's interval, where the 95% one is wider */
 	if (r->ok && r->st.verdict == PP_VERDICT_SAME &&
