@@ -427,7 +427,7 @@ def measure_group(group, pairs, a, subst):
                     if fpp:
                         f.setdefault("faults_per_page", []).append(float(fpp["value"]))
             print("# %s round %d: %s" % (group, rounds, ", ".join(
-                "%s %.4g/%.4g" % (f["key"], f["perfprobe"][-1], f["ref"][-1])
+                "%s %s/%s" % (f["key"], fig(f["perfprobe"][-1]), fig(f["ref"][-1]))
                 for f in fig if f["perfprobe"] and len(f["perfprobe"]) == rounds)),
                 file=sys.stderr, flush=True)
     finally:
