@@ -427,7 +427,7 @@ def measure_group(group, pairs, a, subst):
                     if fpp:
                         f.setdefault("faults_per_page", []).append(float(fpp["value"]))
             print("# %s round %d: %s" % (group, rounds, ", ".join(
-                "%s %s/%s" % (f["key"], fig(f["perfprobe"][-1]), fig(f["ref"][-1]))
+                "%s %s/%s" % (f["key"], plain(f["perfprobe"][-1]), plain(f["ref"][-1]))
                 for f in fig if f["perfprobe"] and len(f["perfprobe"]) == rounds)),
                 file=sys.stderr, flush=True)
     finally:
@@ -435,7 +435,7 @@ def measure_group(group, pairs, a, subst):
     return fig
 
 
-def fig(v):
+def plain(v):
     """A figure in plain notation, 4 significant digits (16630, not
     1.663e+04)."""
     s = "%.4g" % v
@@ -452,7 +452,7 @@ def row(f):
         return (key, "", "", "", "", "", "not measured: " + f["error"][:60])
     m, r = median(f["perfprobe"]), median(f["ref"])
     if not r:
-        return (key, fig(m), fig(r), "\\--", "\\--", str(len(f["perfprobe"])),
+        return (key, plain(m), plain(r), "\\--", "\\--", str(len(f["perfprobe"])),
                 "no: " + EXPLAINED.get(f["key"], "the reference reads 0"))
     ratio, lo, hi = ratio_interval(f["perfprobe"], f["ref"], f["key"])
     t = f["target_pct"] / 100.0
@@ -464,7 +464,7 @@ def row(f):
         verdict += ": " + EXPLAINED[f["key"]]
     if f.get("spread_pct"):
         verdict += " (spread by nature %.0f%%)" % f["spread_pct"]
-    return (key, fig(m), fig(r), "%.2f" % ratio, "%.2f-%.2f" % (lo, hi),
+    return (key, plain(m), plain(r), "%.2f" % ratio, "%.2f-%.2f" % (lo, hi),
             str(len(f["perfprobe"])), verdict)
 
 
