@@ -521,6 +521,38 @@ def machine():
     return m
 
 
+# lmbench3's timing parameters and the programs that measure them.
+# lmbench's own script (scripts/config-run) measures them once and
+# exports them; a binary started without them measures them itself,
+# about 30 s on the machine of 2026-12-06 before its first sample.
+LMBENCH_TIMING = (("ENOUGH", "enough"), ("TIMING_O", "timing_o"), ("LOOP_O", "loop_o"))
+
+
+def lmbench_calibrate(a):
+    """Measure lmbench3's timing parameters once, pinned as the benchmarks
+    are, in the order its script does (each program uses the ones before),
+    and export them to every lmbench3 binary run after.  Those already in
+    the environment are kept."""
+    got = {}
+    for var, prog in LMBENCH_TIMING:
+        if var not in os.environ:
+            try:
+                p = subprocess.run([os.path.join(a.lmbench, prog)], capture_output=True,
+                                   text=True, check=True)
+                tok = p.stdout.split()[0]
+                float(tok)		# a number, as the program prints it
+                os.environ[var] = tok
+            except (OSError, subprocess.CalledProcessError, IndexError, ValueError):
+                print("accuracy.py: %s: no %s measured (build lmbench3's %s): "
+                      "each lmbench3 binary measures it itself"
+                      % (os.path.join(a.lmbench, prog), var, prog), file=sys.stderr)
+                continue
+        got[var] = os.environ[var]
+    print("# lmbench3 timing: %s" % " ".join("%s=%s" % kv for kv in got.items()),
+          file=sys.stderr, flush=True)
+    return got
+
+
 def tool_version(argv):
     try:
         p = subprocess.run(argv, capture_output=True, text=True, check=False)
@@ -634,6 +666,8 @@ def main():
             write_file(subst["bigfile"], 8)
             write_file(subst["file64"], 64)
             os.sched_setaffinity(0, {a.cpu})
+            if any(p[2][0] == "lmbench" for p in pairs):
+                doc["tools"]["lmbench_env"] = lmbench_calibrate(a)
             order = []
             for p in pairs:
                 if p[1] not in order:
