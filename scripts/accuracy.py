@@ -7,6 +7,7 @@ usage: scripts/accuracy.py --lmbench BINDIR [--stream PATH] [--stream-mt PATH]
                            [--rounds N] [--max-rounds N] [--width PCT]
                            [--perfprobe-args ARGS] [--autogroup-nice N]
                            [--storage-dir DIR] [--storage-direct]
+                           [--storage-size MB] [--bracket]
                            [--only KEY,...] [--group NAME,...]
                            [--save FILE]
        scripts/accuracy.py --from FILE [--from FILE ...] [--rst] [--check RSTFILE ...]
@@ -24,6 +25,12 @@ ratio's 95% interval is wider than +-WIDTH%.  The table is the median of
 each side, the ratio perfprobe / reference of the medians with its 95%
 interval (bootstrap over the rounds, each round's pair kept together), with
 the reference's figure converted to perfprobe's unit where they differ.
+--bracket runs perfprobe before the first reference command of a round
+and after each: every reference figure then has a perfprobe run on each
+side, and both count (two perfprobe figures a round).  lmbench3's timing
+parameters (ENOUGH, TIMING_O, LOOP_O) are measured once, by BINDIR's
+enough, timing_o and loop_o, and exported as lmbench's own script does
+(those already set are kept).
 
 --save writes every round's figures, with the date, the machine and the
 options, to FILE: the fixture the table was made from.  --from FILE prints
@@ -59,15 +66,16 @@ def mem_rd(size_mb, stride):
     return r"stride=%d\n(?:[\d.]+ [\d.]+\n)*?%.5f ([\d.]+)" % (stride, size_mb)
 
 
-# storage: perfprobe's default, 256 MiB per buffer size in 11 files (its
-# samples), each of this many bytes; fio writes and reads one such file
-STORAGE_SIZE = 256 << 20
+# storage: perfprobe's default, 256 MiB per buffer size (--storage-size)
+# in 11 files (its samples); fio writes and reads the same files
+STORAGE_MB = 256
 STORAGE_FILES = 11
 STORAGE_BUFS = (("4k", 4 << 10), ("256k", 256 << 10), ("1m", 1 << 20), ("4m", 4 << 20))
 
 
-def storage_len(bs):
-    return max(bs, STORAGE_SIZE // STORAGE_FILES // bs * bs)
+def storage_len(bs, mb):
+    """One file's bytes, as perfprobe's storage sizes it."""
+    return max(bs, (mb << 20) // STORAGE_FILES // bs * bs)
 
 
 def fio(rw, name, bs):
@@ -89,11 +97,11 @@ FIO_BW = r'"%s" : \{\s*"io_bytes" : \d+,\s*"io_kbytes" : \d+,\s*"bw_bytes" : (\d
 
 def fioset_once(argv):
     """Run fio(); "job bw_bytes N" (bytes a second) or why not."""
-    _, rw, name, bs, storage, direct = argv
+    _, rw, name, bs, storage, direct, mb = argv
     files = ":".join("%s/fio-%s-%d" % (storage, name, i) for i in range(STORAGE_FILES))
     cmd = ["fio", "--name=acc", "--filename=" + files, "--openfiles=1",
            "--file_service_type=sequential", "--rw=" + rw, "--bs=" + bs,
-           "--size=%d" % (STORAGE_FILES * storage_len(int(bs))), "--ioengine=psync",
+           "--size=%d" % (STORAGE_FILES * storage_len(int(bs), int(mb))), "--ioengine=psync",
            "--gtod_reduce=1", "--output-format=json"]
     cmd += ["--fsync_on_close=1", "--fallocate=none"] if rw == "write" else ["--invalidate=1"]
     if direct == "1":	# perfprobe's PERFPROBE_STORAGE_DIRECT=1: O_DIRECT both ways
@@ -201,7 +209,8 @@ PAIRS = [
 # only the tests compared.
 GROUP_ENV = {
     "lat_pagefault": {"PERFPROBE_PAGEFAULT_FILE": "{pffile}"},
-    "storage": {"PERFPROBE_STORAGE_DIR": "{storage}", "PERFPROBE_STORAGE_DIRECT": "{direct}"},
+    "storage": {"PERFPROBE_STORAGE_DIR": "{storage}", "PERFPROBE_STORAGE_DIRECT": "{direct}",
+                "PERFPROBE_STORAGE_SIZE": "{storage_mb}m"},
     "netperf": {"PERFPROBE_NET_TESTS": "tcp_stream,tcp_rr"},
 }
 
@@ -245,7 +254,7 @@ def resolve(argv, a, subst):
     elif argv[0] == "stream-mt":
         argv = [a.stream_mt]
     elif argv[0] == "fioset":
-        argv = argv + [subst["storage"], subst["direct"]]
+        argv = argv + [subst["storage"], subst["direct"], subst["storage_mb"]]
     elif argv[0] in ("netperf", "netserver"):
         argv = [os.path.join(a.netperf, argv[0]) if a.netperf else None] + argv[1:]
     if argv[0] is None:
@@ -278,6 +287,16 @@ def perfprobe_once(a, bench, mt, subst):
         raise RuntimeError("perfprobe run %s: no JSON (exit %d): %s"
                            % (bench, p.returncode, p.stderr.strip()[-200:])) from None
     return {r["key"]: r for r in doc["results"] if "value" in r}
+
+
+def perfprobe_run(a, bench, mt, subst, fig):
+    """perfprobe_once, its failure set on every figure not already failed."""
+    try:
+        return perfprobe_once(a, bench, mt, subst)
+    except (OSError, RuntimeError) as e:
+        for f in fig:
+            f["error"] = f["error"] or str(e)
+        return {}
 
 
 def start_server(group, a, subst):
@@ -345,12 +364,16 @@ def _median(v):
     return s[h] if len(s) % 2 else (s[h - 1] + s[h]) / 2
 
 
-def ratio_interval(mine, ref, key, b=2000):
+def ratio_interval(mine, ref, key, b=2000, after=None):
     """The ratio of the medians and its 95% interval: percentile bootstrap,
     resampling whole rounds (each round's perfprobe and reference figure
-    together), seeded by the key so that a fixture gives the same table."""
+    together), seeded by the key so that a fixture gives the same table.
+    after: perfprobe's figures of the runs just after each reference
+    (--bracket), one sample more a round on perfprobe's side."""
     n = min(len(mine), len(ref))
-    r = median(mine) / median(ref) if median(ref) else float("nan")
+    after = after or []
+    both = mine + after
+    r = median(both) / median(ref) if median(ref) else float("nan")
     if n < 2 or r != r:
         return r, float("nan"), float("nan")
     rng = random.Random(zlib.crc32(key.encode()))
@@ -359,7 +382,8 @@ def ratio_interval(mine, ref, key, b=2000):
     for j in range(0, n * b, n):
         idx = pick[j:j + n]
         d = _median([ref[i] for i in idx])
-        est.append(_median([mine[i] for i in idx]) / d if d else float("nan"))
+        m = [mine[i] for i in idx] + [after[i] for i in idx if i < len(after)]
+        est.append(_median(m) / d if d else float("nan"))
     est.sort()
     return r, est[int(0.025 * b)], est[int(0.975 * b) - 1]
 
@@ -369,14 +393,18 @@ def settled(fig, width):
     for f in fig:
         if f.get("error"):
             continue
-        r, lo, hi = ratio_interval(f["perfprobe"], f["ref"], f["key"], b=400)
+        r, lo, hi = ratio_interval(f["perfprobe"], f["ref"], f["key"], b=400,
+                                   after=f.get("perfprobe_after"))
         if not (lo == lo and hi == hi) or (hi - lo) / 2 > width / 100.0 * r:
             return False
     return True
 
 
 def measure_group(group, pairs, a, subst):
-    """Rounds of: each reference command once, then perfprobe once."""
+    """Rounds of: each reference command once, then perfprobe once; with
+    --bracket, perfprobe also before the first reference command and after
+    each, so that every reference figure has a perfprobe run on each side
+    (a drift of the machine's speed through the round falls on both)."""
     mt = group == "stream"		# the multi-thread sets need every CPU
     fig = [{"key": p[0], "group": group, "reference": " ".join(p[2]), "target_pct": target_pct(p[0]),
             "perfprobe": [], "ref": [], "unit": None, "spread_pct": 0, "error": None} for p in pairs]
@@ -391,6 +419,8 @@ def measure_group(group, pairs, a, subst):
             round_setup(group, subst)
             outputs = {}
             ref_now = {}
+            runs = [perfprobe_run(a, group, mt, subst, fig)] if a.bracket else []
+            ran_after = {}		# key: the perfprobe run after its reference
             for p, f in zip(pairs, fig):
                 argv, regex = p[2], p[3]
                 factor = p[4] if len(p) > 4 else 1.0
@@ -401,26 +431,34 @@ def measure_group(group, pairs, a, subst):
                     continue
                 if tuple(r) not in outputs:
                     outputs[tuple(r)] = ref_once(r)
+                    if a.bracket:
+                        runs.append(perfprobe_run(a, group, mt, subst, fig))
+                ran_after[f["key"]] = len(runs) - 1
                 m = re.search(regex, outputs[tuple(r)])
                 if m:
                     ref_now[f["key"]] = float(m.group(1)) * factor
                 else:
                     f["error"] = "%s: no figure in: %s" % (" ".join(r), outputs[tuple(r)].strip()[-200:])
-            try:
-                got = perfprobe_once(a, group, mt, subst)
-            except (OSError, RuntimeError) as e:
-                got = {}
-                for f in fig:
-                    f["error"] = f["error"] or str(e)
+            if not a.bracket:
+                runs.append(perfprobe_run(a, group, mt, subst, fig))
             for f in fig:
+                if f["key"] not in ran_after:
+                    continue
+                got = runs[ran_after[f["key"]]]
+                before = runs[ran_after[f["key"]] - 1].get(f["key"]) if a.bracket else None
                 g = got.get(f["key"])
-                if g is None:
+                if g is None or (a.bracket and before is None):
                     f["error"] = f["error"] or "perfprobe run %s: no %s" % (group, f["key"])
                 elif f["key"] in ref_now:	# the round counts when both sides have it
-                    f["perfprobe"].append(float(g["value"]))
+                    if a.bracket:
+                        f["perfprobe"].append(float(before["value"]))
+                        f.setdefault("perfprobe_after", []).append(float(g["value"]))
+                    else:
+                        f["perfprobe"].append(float(g["value"]))
                     f["ref"].append(ref_now[f["key"]])
                     f["unit"] = g["unit"]
                     f["spread_pct"] = g.get("spread_pct", 0)
+            got = runs[-1]
             for f in fig:
                 if f["key"] == "lat_pagefault":
                     fpp = got.get("lat_pagefault-faults-per-page")
@@ -450,11 +488,12 @@ def row(f):
     key = f["key"] + (" (%s)" % ", ".join(how) if how else "")
     if f.get("error") and not f["perfprobe"]:
         return (key, "", "", "", "", "", "not measured: " + f["error"][:60])
-    m, r = median(f["perfprobe"]), median(f["ref"])
+    m, r = median(f["perfprobe"] + f.get("perfprobe_after", [])), median(f["ref"])
     if not r:
         return (key, plain(m), plain(r), "\\--", "\\--", str(len(f["perfprobe"])),
                 "no: " + EXPLAINED.get(f["key"], "the reference reads 0"))
-    ratio, lo, hi = ratio_interval(f["perfprobe"], f["ref"], f["key"])
+    ratio, lo, hi = ratio_interval(f["perfprobe"], f["ref"], f["key"],
+                                   after=f.get("perfprobe_after"))
     t = f["target_pct"] / 100.0
     ok = 1 - t <= ratio <= 1 + t
     verdict = "yes" if ok else "no"
@@ -602,6 +641,10 @@ def main():
     ap.add_argument("--storage-dir", help="directory on the device for storage (default: the temporary one)")
     ap.add_argument("--storage-direct", action="store_true",
                     help="storage with O_DIRECT on both sides (PERFPROBE_STORAGE_DIRECT=1, fio --direct=1)")
+    ap.add_argument("--storage-size", type=int, default=STORAGE_MB, metavar="MB",
+                    help="storage's bytes per buffer size, both sides (PERFPROBE_STORAGE_SIZE)")
+    ap.add_argument("--bracket", action="store_true",
+                    help="perfprobe before and after each reference command, both runs its figures")
     ap.add_argument("--only", default="", help="comma-separated perfprobe keys")
     ap.add_argument("--group", default="", help="comma-separated perfprobe benchmarks")
     ap.add_argument("--save", help="write the fixture (every round's figures) to FILE")
@@ -644,7 +687,8 @@ def main():
            "options": {"cpu": a.cpu, "rounds": a.rounds, "max_rounds": a.max_rounds,
                        "width_pct": a.width, "perfprobe_args": a.perfprobe_args,
                        "autogroup_nice": a.autogroup_nice,
-                       "storage_direct": a.storage_direct},
+                       "storage_direct": a.storage_direct, "storage_mb": a.storage_size,
+                       "bracket": a.bracket},
            "tools": {"perfprobe": tool_version([a.perfprobe, "--version"]),
                      "fio": tool_version(["fio", "--version"]),
                      "openssl": tool_version(["openssl", "version"]),
@@ -660,7 +704,8 @@ def main():
             storage = a.storage_dir or tmp
             subst = {"tmpfile": tmpfile, "bigfile": os.path.join(tmp, "big"),
                      "pffile": os.path.join(tmp, "pf"), "file64": os.path.join(tmp, "big64"),
-                     "storage": storage, "direct": "1" if a.storage_direct else "0"}
+                     "storage": storage, "direct": "1" if a.storage_direct else "0",
+                     "storage_mb": str(a.storage_size)}
             # lat_sig prot's file: 8 MB, perfprobe's size; bw_file_rd's and
             # bw_mmap_rd's: 64 MB, one file for all sizes
             write_file(subst["bigfile"], 8)
