@@ -399,7 +399,7 @@ def ratio_interval(mine, ref, key, b=2000, after=None):
     for j in range(0, n * b, n):
         idx = pick[j:j + n]
         d = _median([ref[i] for i in idx])
-        m = [mine[i] for i in idx] + [after[i] for i in idx if i < len(after)]
+        m = [mine[i] for i in idx] + ([after[i] for i in idx] if after else [])
         est.append(_median(m) / d if d else float("nan"))
     est.sort()
     return r, est[int(0.025 * b)], est[int(0.975 * b) - 1]
@@ -436,8 +436,10 @@ def measure_group(group, pairs, a, subst):
             round_setup(group, subst)
             outputs = {}
             ref_now = {}
+            # perfprobe's runs of the round; with --bracket runs[i - 1] and
+            # runs[i] are the two around the i-th reference command
             runs = [perfprobe_run(a, group, mt, subst, fig)] if a.bracket else []
-            ran_after = {}		# key: the perfprobe run after its reference
+            ref_at = {}		# key: its reference command's number, from 1
             for p, f in zip(pairs, fig):
                 argv, regex = p[2], p[3]
                 factor = p[4] if len(p) > 4 else 1.0
@@ -450,7 +452,7 @@ def measure_group(group, pairs, a, subst):
                     outputs[tuple(r)] = ref_once(r)
                     if a.bracket:
                         runs.append(perfprobe_run(a, group, mt, subst, fig))
-                ran_after[f["key"]] = len(runs) - 1
+                ref_at[f["key"]] = len(outputs)
                 m = re.search(regex, outputs[tuple(r)])
                 if m:
                     ref_now[f["key"]] = float(m.group(1)) * factor
@@ -459,19 +461,17 @@ def measure_group(group, pairs, a, subst):
             if not a.bracket:
                 runs.append(perfprobe_run(a, group, mt, subst, fig))
             for f in fig:
-                if f["key"] not in ran_after:
+                i = ref_at.get(f["key"])
+                if i is None:
                     continue
-                got = runs[ran_after[f["key"]]]
-                before = runs[ran_after[f["key"]] - 1].get(f["key"]) if a.bracket else None
-                g = got.get(f["key"])
-                if g is None or (a.bracket and before is None):
+                gs = [r.get(f["key"]) for r in (runs[i - 1:i + 1] if a.bracket else runs)]
+                g = gs[-1]
+                if None in gs:
                     f["error"] = f["error"] or "perfprobe run %s: no %s" % (group, f["key"])
                 elif f["key"] in ref_now:	# the round counts when both sides have it
+                    f["perfprobe"].append(float(gs[0]["value"]))
                     if a.bracket:
-                        f["perfprobe"].append(float(before["value"]))
                         f.setdefault("perfprobe_after", []).append(float(g["value"]))
-                    else:
-                        f["perfprobe"].append(float(g["value"]))
                     f["ref"].append(ref_now[f["key"]])
                     f["unit"] = g["unit"]
                     f["spread_pct"] = g.get("spread_pct", 0)
@@ -671,6 +671,8 @@ def main():
     ap.add_argument("--check", action="append",
                     help="with --from: fail unless the table's rows are in RSTFILE (again: in each)")
     a = ap.parse_args()
+    if a.storage_size < 1:
+        ap.error("--storage-size %d: not a size in MB (1 or more)" % a.storage_size)
     # SIGTERM as SIGINT: unwind, so the running command's group is killed
     # and the servers stopped
     signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))
