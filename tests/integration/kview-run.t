@@ -33,10 +33,12 @@ ok $? "run lat_syscall --kernel-view=bpf exits 0$(grep -v '^perfprobe: \[' "$T_T
 check "every lat_syscall result has a kernel object from bpf with its scope" jq -e \
 	'[.results[] | select(.key | startswith("lat_syscall-"))] | length == 6 and
 	 all(.kernel.source == "bpf" and .kernel.scope == "perfprobe and its children")' "$T_TMP/sc.json"
-check "lat_syscall-null: exactly one getppid per operation, nothing else" jq -e \
-	'.results[] | select(.key == "lat_syscall-null") | .kernel |
+# The traced pass runs a sample's loop once, in chunks: its operations
+# are the sample's, and its counts are per one of them.
+check "lat_syscall-null: exactly one getppid per operation, nothing else, over a sample's" jq -e \
+	'.results[] | select(.key == "lat_syscall-null") | .iterations as $n | .kernel |
 	 .top_syscalls[0].name == "getppid" and .top_syscalls[0].count_per_op == 1 and
-	 (.top_syscalls | length) == 1 and .syscalls_per_op == 1' "$T_TMP/sc.json"
+	 (.top_syscalls | length) == 1 and .syscalls_per_op == 1 and .traced_ops == $n' "$T_TMP/sc.json"
 check "lat_syscall-open: one openat and one close per operation" jq -e \
 	'.results[] | select(.key == "lat_syscall-open") | .kernel |
 	 ([.top_syscalls[] | {(.name): .count_per_op}] | add) as $c |

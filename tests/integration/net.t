@@ -23,6 +23,26 @@ v() { jq -r --arg k "$1" '.results[] | select(.key == $k) | .value' "$2"; }
 # why FILE: a failed run's errors, as TAP comments
 why() { grep -E 'failed|error' "$1" | head -5 | sed 's/^/# /'; }
 
+# The kernel view's calls beyond the exact count, extra(KEY-RE; CALL; PER):
+# for each result, CALL's count over its traced operations less PER each
+XS='def extra($re; $call; $per): [.results[] | select(.key | test($re)) |
+	.kernel as $k | ($k.top_syscalls | map({(.name): .count_per_op}) | add) as $c |
+	{key, call: $call, ops: $k.traced_ops,
+	 extra: (if $c[$call] and $k.traced_ops then
+		($c[$call] - $per) * $k.traced_ops | . * 10 | round / 10 else null end)}];
+	def within: length > 0 and all(.extra != null and .extra >= 0 and .extra <= 30);
+	def says: map("# \(.key): \(.ops) traced, \(.call) beyond the exact count: \(.extra)") | .[];'
+# kv_extra DESCRIPTION CALLS ASSERTION: CALLS (extra()s) of run $J meet
+# ASSERTION ($doc: the run); each figure to stderr, where CI shows it, if not
+kv_extra() {
+	if jq -en "$XS input as \$doc | \$doc | ($2) | $3" "$J" >/dev/null; then
+		pass "$1"
+	else
+		fail "$1"
+		jq -r "$XS $2 | says" "$J" >&2
+	fi
+}
+
 MAIN="tcp_stream-1448 tcp_stream-64k tcp_maerts-64k tcp_bidir-64k tcp_rr-1 tcp_crr-1
 	udp_rr-1"
 keys4() {
@@ -122,21 +142,24 @@ if unshare -n true 2>/dev/null; then
 		[64, 128, 256, 1024, 1518 | asked("ndr"; .) as $n | asked("pdr"; .) as $p |
 			if $n and $p then $p >= $n else true end] | all' "$J"
 	# The kernel view of a timed test (auto: BPF here as root): per
-	# transaction or message, both ends' calls; at least the exact count
-	# and a little more at most (the control exchange, the edges).
+	# transaction or message, both ends' calls.  Beyond those, each
+	# traced test (3 a trace, kview.c) makes a fixed few: the control
+	# exchange, the transaction in flight at the end, the server's EOF
+	# (5 reads, 3 writes and 3 sends here, however loaded the machine).
+	# So the calls beyond the exact count, over the operations traced
+	# (traced_ops), are 0 to 30; as a share of each operation they are
+	# not bounded, as a loaded machine makes a trace's tests few.
 	if jq -e '.results[] | select(.key == "net-tcp_rr-1") | .kernel' "$J" >/dev/null; then
-		cnt='.kernel.top_syscalls | map({(.name): .count_per_op}) | add'
-		check "kernel view: tcp_rr, 2 reads and 2 writes a transaction (both ends)" jq -e \
-			"[.results[] | select(.key | test(\"^net6?-tcp_rr-1\$\")) | $cnt |
-			 .read >= 2 and .read < 2.1 and .write >= 2 and .write < 2.1] |
-			 length == 2 and all" "$J"
+		rr='extra("^net6?-tcp_rr-1$"; "read"; 2) + extra("^net6?-tcp_rr-1$"; "write"; 2)'
+		kv_extra "kernel view: tcp_rr, 2 reads and 2 writes a transaction (both ends), 0 to 30 more a trace" \
+			"$rr" "length == 4 and within"
 		# tcp_crr: socket connect write read close here, accept read
 		# write close at the server: 9 calls at least (the top 5 by time
 		# need not name them all)
-		check "kernel view: tcp_stream-64k one send a message, tcp_crr >= 9 calls a transaction" \
-			jq -e "(.results[] | select(.key == \"net-tcp_stream-64k\") | $cnt |
-			 .sendto >= 1 and .sendto < 1.1) and
-			 (.results[] | select(.key == \"net-tcp_crr-1\") | .kernel.syscalls_per_op >= 9)" "$J"
+		st='extra("^net-tcp_stream-64k$"; "sendto"; 1)'
+		kv_extra "kernel view: tcp_stream-64k one send a message (0 to 30 more), tcp_crr >= 9 calls a transaction" \
+			"$st" "(length == 1 and within) and
+			 (\$doc | .results[] | select(.key == \"net-tcp_crr-1\") | .kernel.syscalls_per_op >= 9)"
 		check "kernel view: on each test's and rate's main key only; rfc2544 per frame sent" jq -e \
 			'[.results[] | select(.kernel) | .key |
 			  test("^(net6?-[a-z_]+-[0-9k]+|rfc2544-(ndr|pdr)-[0-9]+)$")] | all and length >= 10' "$J"

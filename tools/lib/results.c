@@ -23,6 +23,7 @@ void pp_kside_clear(struct pp_kside *k)
 	k->entry_exit_ns_per_op = NAN;
 	k->probe_ns_per_op = NAN;
 	k->traced_ns_per_op = NAN;
+	k->traced_ops = NAN;
 	k->syscalls_per_op = NAN;
 	k->faults_per_op = NAN;
 	k->fault_ns_per_op = NAN;
@@ -78,6 +79,7 @@ void pp_kside_scale(struct pp_kside *k, double div)
 		return;
 	for (i = 0; i < ARRAY_SIZE(f); i++)
 		*f[i] /= div;
+	k->traced_ops *= div;
 	k->prof_ops *= div;
 	for (i = 0; i < k->ntop && i < PP_KSIDE_TOP; i++) {
 		k->top[i].count_per_op /= div;

@@ -81,6 +81,7 @@ struct pp_kside {
 	double entry_exit_ns_per_op;	/* user-observed minus kernel */
 	double probe_ns_per_op;		/* cost the syscall probes add */
 	double traced_ns_per_op;	/* the syscall pass's own time */
+	double traced_ops;		/* the operations that pass made */
 	double syscalls_per_op;
 	double faults_per_op;
 	double fault_ns_per_op;		/* in handle_mm_fault */

@@ -153,6 +153,7 @@ static int load_kside(struct pp_run *run, const char *key, struct pp_kside *k, j
 	k->entry_exit_ns_per_op = jnum(o, "entry_exit_ns_per_op", NAN);
 	k->probe_ns_per_op = jnum(o, "probe_ns_per_op", NAN);
 	k->traced_ns_per_op = jnum(o, "traced_ns_per_op", NAN);
+	k->traced_ops = jnum(o, "traced_ops", NAN);
 	k->syscalls_per_op = jnum(o, "syscalls_per_op", NAN);
 	k->faults_per_op = jnum(o, "faults_per_op", NAN);
 	k->fault_ns_per_op = jnum(o, "fault_ns_per_op", NAN);

@@ -136,6 +136,7 @@ static json_t *kside_to_json(const struct pp_kside *k)
 	set_num(o, "entry_exit_ns_per_op", k->entry_exit_ns_per_op);
 	set_num(o, "probe_ns_per_op", k->probe_ns_per_op);
 	set_num(o, "traced_ns_per_op", k->traced_ns_per_op);
+	set_num(o, "traced_ops", k->traced_ops);
 	set_num(o, "syscalls_per_op", k->syscalls_per_op);
 	set_num(o, "faults_per_op", k->faults_per_op);
 	set_num(o, "fault_ns_per_op", k->fault_ns_per_op);

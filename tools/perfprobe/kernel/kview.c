@@ -497,6 +497,7 @@ static void fill_syscalls(struct pp_kside *k, const struct pp_ktrace *t,
 	}
 	k->probe_ns_per_op = p->ns - gross_ns;
 	k->traced_ns_per_op = p->total;
+	k->traced_ops = p->ops;
 	/*
 	 * Only one process's time can be set against the loop's own, and
 	 * only if the syscalls did not block longer than the loop took.
