@@ -76,6 +76,7 @@ done
 if ! [ -x "$BPFTOOL" ]; then
 	for i in 1 2 3 4 5; do skip "SIGINT: no bpftool to list programs"; done
 else
+	: >"$T_TMP/hold"	# there before the job opens it, for the grep below
 	"$KVIEW" hold >"$T_TMP/hold" 2>"$T_TMP/e" &
 	pid=$!
 	# Its handlers are in place when it prints the child: a SIGINT
