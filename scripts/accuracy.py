@@ -7,7 +7,7 @@ usage: scripts/accuracy.py --lmbench BINDIR [--stream PATH] [--stream-mt PATH]
                            [--rounds N] [--max-rounds N] [--width PCT]
                            [--perfprobe-args ARGS] [--autogroup-nice N]
                            [--storage-dir DIR] [--storage-direct]
-                           [--storage-size MB] [--bracket]
+                           [--storage-size MB] [--bracket | --alternate]
                            [--only KEY,...] [--group NAME,...]
                            [--save FILE]
        scripts/accuracy.py --from FILE [--from FILE ...] [--rst] [--check RSTFILE ...]
@@ -27,7 +27,11 @@ interval (bootstrap over the rounds, each round's pair kept together), with
 the reference's figure converted to perfprobe's unit where they differ.
 --bracket runs perfprobe before the first reference command of a round
 and after each: every reference figure then has a perfprobe run on each
-side, and both count (two perfprobe figures a round).  lmbench3's timing
+side, and both count (two perfprobe figures a round).  --alternate runs
+perfprobe's one run of a round after the reference commands in odd rounds
+and before them in even ones, and keeps each round's order in the fixture
+(perfprobe_first): a figure that follows its position, not its tool, is
+the machine's.  lmbench3's timing
 parameters (ENOUGH, TIMING_O, LOOP_O) are measured once, by BINDIR's
 enough, timing_o and loop_o, and exported as lmbench's own script does
 (those already set are kept).
@@ -438,7 +442,9 @@ def measure_group(group, pairs, a, subst):
             ref_now = {}
             # perfprobe's runs of the round; with --bracket runs[i - 1] and
             # runs[i] are the two around the i-th reference command
-            runs = [perfprobe_run(a, group, mt, subst, fig)] if a.bracket else []
+            # --alternate: perfprobe's one run first in every second round
+            first = a.alternate and rounds % 2 == 0
+            runs = [perfprobe_run(a, group, mt, subst, fig)] if a.bracket or first else []
             ref_at = {}		# key: its reference command's number, from 1
             for p, f in zip(pairs, fig):
                 argv, regex = p[2], p[3]
@@ -458,7 +464,7 @@ def measure_group(group, pairs, a, subst):
                     ref_now[f["key"]] = float(m.group(1)) * factor
                 else:
                     f["error"] = "%s: no figure in: %s" % (" ".join(r), outputs[tuple(r)].strip()[-200:])
-            if not a.bracket:
+            if not a.bracket and not first:
                 runs.append(perfprobe_run(a, group, mt, subst, fig))
             for f in fig:
                 i = ref_at.get(f["key"])
@@ -472,6 +478,8 @@ def measure_group(group, pairs, a, subst):
                     f["perfprobe"].append(float(gs[0]["value"]))
                     if a.bracket:
                         f.setdefault("perfprobe_after", []).append(float(g["value"]))
+                    if a.alternate:
+                        f.setdefault("perfprobe_first", []).append(first)
                     f["ref"].append(ref_now[f["key"]])
                     f["unit"] = g["unit"]
                     f["spread_pct"] = g.get("spread_pct", 0)
@@ -662,6 +670,8 @@ def main():
                     help="storage's bytes per buffer size, both sides (PERFPROBE_STORAGE_SIZE)")
     ap.add_argument("--bracket", action="store_true",
                     help="perfprobe before and after each reference command, both runs its figures")
+    ap.add_argument("--alternate", action="store_true",
+                    help="perfprobe after the reference commands in odd rounds, before them in even")
     ap.add_argument("--only", default="", help="comma-separated perfprobe keys")
     ap.add_argument("--group", default="", help="comma-separated perfprobe benchmarks")
     ap.add_argument("--save", help="write the fixture (every round's figures) to FILE")
@@ -671,6 +681,8 @@ def main():
     ap.add_argument("--check", action="append",
                     help="with --from: fail unless the table's rows are in RSTFILE (again: in each)")
     a = ap.parse_args()
+    if a.bracket and a.alternate:
+        ap.error("--bracket and --alternate: one order at a time")
     if a.storage_size < 1:
         ap.error("--storage-size %d: not a size in MB (1 or more)" % a.storage_size)
     # SIGTERM as SIGINT: unwind, so the running command's group is killed
@@ -710,7 +722,7 @@ def main():
                        "width_pct": a.width, "perfprobe_args": a.perfprobe_args,
                        "autogroup_nice": a.autogroup_nice,
                        "storage_direct": a.storage_direct, "storage_mb": a.storage_size,
-                       "bracket": a.bracket},
+                       "bracket": a.bracket, "alternate": a.alternate},
            "tools": {"perfprobe": tool_version([a.perfprobe, "--version"]),
                      "fio": tool_version(["fio", "--version"]),
                      "openssl": tool_version(["openssl", "version"]),
