@@ -4,7 +4,7 @@
 # partial run is saved and printed with "interrupted": true, the exit code
 # is 128 + the signal, and no benchmark process is left behind.
 . "$(dirname "$0")/tap.sh"
-plan 15
+plan 18
 
 # interrupt SIG NUM: run until the first benchmark's line says it ended,
 # the second starting, then signal it
@@ -31,5 +31,28 @@ interrupt() {
 interrupt INT 2
 interrupt TERM 15
 interrupt HUP 1
+
+# storage's files are long (a GiB a buffer size here): SIGTERM while one
+# is written ends the run at the next call, not after the benchmark,
+# and its directory goes.  Killed if still running after 30 s.
+mkdir -p "$T_TMP/st"
+PERFPROBE_STORAGE_DIR=$T_TMP/st PERFPROBE_STORAGE_SIZE=4g "$PERFPROBE" -v --kernel-view=off \
+	--no-save --json run storage >"$T_TMP/st.json" 2>"$T_TMP/st.err" &
+pid=$!
+for i in $(seq 1 1500); do
+	grep -q 'storage: .* per buffer size' "$T_TMP/st.err" && break
+	sleep 0.02
+done
+sleep 0.5
+kill -TERM "$pid"
+( sleep 30; kill -KILL "$pid" 2>/dev/null ) >/dev/null 2>&1 &
+watchdog=$!
+wait "$pid"
+rc=$?
+kill "$watchdog" 2>/dev/null
+ok $([ $rc -eq 143 ]; echo $?) "storage, SIGTERM while writing a file: exit 143 within 30 s (got $rc)"
+check "storage: the run is marked interrupted, nothing failed" jq -e \
+	'.interrupted == true and (.failed | length) == 0' "$T_TMP/st.json"
+ok $([ -z "$(ls -A "$T_TMP/st")" ]; echo $?) "storage: its directory in PERFPROBE_STORAGE_DIR is gone"
 
 done_testing
