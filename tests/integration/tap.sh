@@ -4,6 +4,26 @@
 . "$(dirname "$0")/../lib/tap.sh"
 PERFPROBE=${PERFPROBE:-./perfprobe}
 
+# jq 1.6 (Debian 12) exits 0 for -e on an empty file, so a check of a run
+# that wrote nothing would pass.  Here -e with an empty FILE, the last
+# argument, exits 4 (jq's "no valid result") and says so.
+jq() {
+	local a e=0 f=${!#}
+
+	for a in "$@"; do
+		case $a in
+		--exit-status) e=1 ;;
+		--*) ;;
+		-*e*) [[ $a =~ ^-[a-zA-Z]+$ ]] && e=1 ;;
+		esac
+	done
+	if [ $e = 1 ] && [ $# -gt 1 ] && [ -f "$f" ] && [ ! -s "$f" ]; then
+		echo "jq: $f: empty, no document" >&2
+		return 4
+	fi
+	command jq "$@"
+}
+
 # Run perfprobe in a network namespace of its own with only 'lo' up, so
 # tests never touch real interfaces; plainly where unshare is refused.
 in_netns() {
