@@ -266,18 +266,32 @@ def resolve(argv, a, subst):
     return argv
 
 
+TERM_WAIT_S = 10	# an interrupted command's time to end after SIGTERM
+
+
 def run_grouped(argv, env):
     """Run argv to its end, its output captured, in a process group of its
     own (the session, and so the autogroup, stays this script's): if this
     script is interrupted the whole group is killed.  lmbench3's benchmp
     forks its samples' workers, and they outlive a parent that is killed
-    alone: one spun on the measuring CPU for 13 minutes (2026-12-06)."""
+    alone: one spun on the measuring CPU for 13 minutes (2026-12-06).  The
+    group has SIGTERM first: fio runs each job in a process that calls
+    setsid(), outside the group, and ends its jobs on SIGTERM; killed at
+    once, it left its job writing on for seconds (2026-12-06)."""
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=env, process_group=0)
     try:
         out, err = p.communicate()
     except BaseException:
-        os.killpg(p.pid, signal.SIGKILL)
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(p.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                p.wait(timeout=TERM_WAIT_S)
+            except subprocess.TimeoutExpired:
+                pass
         p.wait()
         raise
     return subprocess.CompletedProcess(argv, p.returncode, out, err)
@@ -751,13 +765,15 @@ def main():
             for p in pairs:
                 if p[1] not in order:
                     order.append(p[1])
-            for group in order:
-                gp = [p for p in pairs if p[1] == group]
-                if group == "stream":
-                    os.sched_setaffinity(0, range(os.cpu_count()))
-                doc["figures"] += measure_group(group, gp, a, subst)
-                os.sched_setaffinity(0, {a.cpu})
-            remove_fio_files(storage)
+            try:
+                for group in order:
+                    gp = [p for p in pairs if p[1] == group]
+                    if group == "stream":
+                        os.sched_setaffinity(0, range(os.cpu_count()))
+                    doc["figures"] += measure_group(group, gp, a, subst)
+                    os.sched_setaffinity(0, {a.cpu})
+            finally:	# --storage-dir is not ours: fio's files go, stopped or not
+                remove_fio_files(storage)
     finally:
         if ag_old is not None:
             with open("/proc/self/autogroup", "w") as f:
