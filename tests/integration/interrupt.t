@@ -45,11 +45,8 @@ for i in $(seq 1 1500); do
 done
 sleep 0.5
 kill -TERM "$pid"
-( sleep 30; kill -KILL "$pid" 2>/dev/null ) >/dev/null 2>&1 &
-watchdog=$!
-wait "$pid"
+wait_or_kill "$pid" 30
 rc=$?
-kill "$watchdog" 2>/dev/null
 ok $([ $rc -eq 143 ]; echo $?) "storage, SIGTERM while writing a file: exit 143 within 30 s (got $rc)"
 check "storage: the run is marked interrupted, nothing failed" jq -e \
 	'.interrupted == true and (.failed | length) == 0' "$T_TMP/st.json"

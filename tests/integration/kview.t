@@ -92,13 +92,9 @@ else
 	bpf_pid_prog_ids "$pid" >"$T_TMP/ours"
 	ok $([ -s "$T_TMP/ours" ]; echo $?) "SIGINT: our programs are listed while tracing ($(wc -l <"$T_TMP/ours"))"
 	[ -n "$child" ] && kill -INT "$pid"
-	# never a hang: what has not died of SIGINT in 60 s is killed (and
-	# fails); its sleep must not hold prove's pipe open once killed
-	( sleep 60; kill -KILL "$pid" 2>/dev/null ) >/dev/null 2>&1 &
-	watchdog=$!
-	wait "$pid"
+	# never a hang: what has not died of SIGINT in 60 s is killed (and fails)
+	wait_or_kill "$pid" 60
 	rc=$?
-	kill "$watchdog" 2>/dev/null
 	ok $([ $rc -eq 130 ]; echo $?) "SIGINT: the tracer died of it (exit $rc)"
 	ok $(kill -0 "$child" 2>/dev/null; echo $?) "SIGINT: the traced child outlives it"
 	bpf_wait_gone "$T_TMP/ours"

@@ -34,6 +34,20 @@ in_netns() {
 	fi
 }
 
+# wait_or_kill PID SECS: wait for the background job PID; what has not
+# ended in SECS is killed (and fails its test, 137).  Its exit status;
+# the watchdog's sleep never holds prove's pipe open.
+wait_or_kill() {
+	local rc watchdog
+
+	( sleep "$2"; kill -KILL "$1" 2>/dev/null ) >/dev/null 2>&1 &
+	watchdog=$!
+	wait "$1"
+	rc=$?
+	kill "$watchdog" 2>/dev/null
+	return $rc
+}
+
 # Bad input: perfprobe exits WANT-RC with exactly one "perfprobe: ..." line
 # on stderr.
 bad() {	# bad WANT-RC DESCRIPTION ARGS...
