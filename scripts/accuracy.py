@@ -89,7 +89,10 @@ def fio(rw, name, bs):
     and reads them from one process: written from empty (round_setup())
     with an fsync as each file is closed, timed in as perfprobe's is; read
     after every file's pages are dropped (invalidate: posix_fadvise
-    DONTNEED, as perfprobe does).  gtod_reduce: fio's time stamps of each
+    DONTNEED, as perfprobe does), and deleted, untimed, before the next size, as
+    perfprobe deletes its own: on a file system mounted with discard the
+    blocks freed go to the device, and the reads that follow pay for it
+    (accuracy.rst, "storage and fio").  gtod_reduce: fio's time stamps of each
     call, which perfprobe does not take, cost more than a 4 KiB read on a
     guest with a slow clock (accuracy.rst, "storage and fio").  The figure
     is the job's bytes over its time."""
@@ -111,6 +114,8 @@ def fioset_once(argv):
     if direct == "1":	# perfprobe's PERFPROBE_STORAGE_DIRECT=1: O_DIRECT both ways
         cmd += ["--direct=1"]
     out = ref_once(cmd)
+    if rw == "read":	# perfprobe deletes a size's files once read: so does fio's job
+        remove_fio_files(storage, [name])
     m = re.search(FIO_BW % rw, out)
     if not m:
         return "fio: " + out.strip()[-200:]
@@ -380,8 +385,8 @@ def round_setup(group, subst):
         remove_fio_files(subst["storage"])
 
 
-def remove_fio_files(storage):
-    for name, _ in STORAGE_BUFS:
+def remove_fio_files(storage, names=None):
+    for name in names or [n for n, _ in STORAGE_BUFS]:
         for i in range(STORAGE_FILES):
             try:
                 os.unlink(os.path.join(storage, "fio-%s-%d" % (name, i)))
