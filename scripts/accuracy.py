@@ -91,8 +91,8 @@ def fio(rw, name, bs):
     after every file's pages are dropped (invalidate: posix_fadvise
     DONTNEED, as perfprobe does), and deleted, untimed, before the next size, as
     perfprobe deletes its own: on a file system mounted with discard the
-    blocks freed go to the device, and the reads that follow pay for it
-    (accuracy.rst, "storage and fio").  gtod_reduce: fio's time stamps of each
+    freed blocks' discards then reach the device during the next sizes on
+    both sides (accuracy.rst, "storage and fio").  gtod_reduce: fio's time stamps of each
     call, which perfprobe does not take, cost more than a 4 KiB read on a
     guest with a slow clock (accuracy.rst, "storage and fio").  The figure
     is the job's bytes over its time."""
