@@ -700,18 +700,25 @@ def main():
     ap.add_argument("--check", action="append",
                     help="with --from: fail unless the table's rows are in RSTFILE (again: in each)")
     a = ap.parse_args()
+    # bad input: one line, exit 2 (argparse's own usage errors' code)
     if a.bracket and a.alternate:
-        ap.error("--bracket and --alternate: one order at a time")
+        ap.exit(2, "accuracy.py: --bracket and --alternate: one order at a time\n")
     if a.storage_size < 1:
-        ap.error("--storage-size %d: not a size in MB (1 or more)" % a.storage_size)
+        ap.exit(2, "accuracy.py: --storage-size %d: not a size in MB (1 or more)\n" % a.storage_size)
     # SIGTERM as SIGINT: unwind, so the running command's group is killed
     # and the servers stopped
     signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))
     if a.fixture:
         docs = []
         for path in a.fixture:
-            with open(path) as f:
-                docs.append((path, json.load(f)))
+            try:
+                with open(path) as f:
+                    doc = json.load(f)
+                if doc.get("format") != "perfprobe-accuracy":
+                    raise ValueError("no \"format\": \"perfprobe-accuracy\"")
+            except (OSError, ValueError, AttributeError) as e:
+                sys.exit("accuracy.py: --from %s: not a fixture: %s" % (path, e))
+            docs.append((path, doc))
         figs = [f for _, doc in docs for f in doc["figures"]]
         if a.check:
             with open(os.devnull, "w") as null:
