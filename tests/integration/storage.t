@@ -5,7 +5,7 @@
 # (a loop device over a file, when one can be set up), and that the
 # temporary files are gone after a run and after ^C.
 . "$(dirname "$0")/tap.sh"
-plan 15
+plan 16
 
 SIZES="4k 256k 1m 4m"
 export PERFPROBE_STORAGE_SIZE=4m
@@ -16,7 +16,7 @@ J=$T_TMP/storage.json
 "$PERFPROBE" --quick --json --no-save --tmpdir "$D" run storage >"$J" 2>"$T_TMP/err"
 rc=$?
 if grep -q 'skipped: .*in memory (tmpfs)' "$T_TMP/err"; then
-	for _ in $(seq 15); do skip "the temporary directory is tmpfs"; done
+	for _ in $(seq 16); do skip "the temporary directory is tmpfs"; done
 	done_testing
 	exit
 fi
@@ -56,6 +56,17 @@ fs=$(jq -r '.info[] | select(.name == "storage-fs") | .text' "$J" | tr a-z A-Z)
 grep -q '^Table: Storage: sequential file write' "$T" && grep -q '^256k ' "$T" &&
 	grep -q "Write ${fs:+$fs }Throughput (Mbytes/sec)" "$T"
 ok $? "the text output has the MMC/SD-style table, its heads naming the filesystem (${fs:-none})"
+
+# The I/O buffer's pages (an O_DIRECT request's segments): its size, and
+# how much of it is in transparent huge pages (whole 2 MiB pages, none
+# where THP is off).
+buf=$(jq -r '.info[] | select(.name == "storage-buffer") | .text' "$J")
+huge=$(sed -n 's/^4096 kB, \([0-9]*\) kB of it in transparent huge pages$/\1/p' <<<"$buf")
+thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+case "$thp" in *"[never]"*|"") want="0" ;; *) want="0, 2048 or 4096" ;; esac
+ok $([ -n "$huge" ] && (( huge % 2048 == 0 && huge <= 4096 )) &&
+	{ [ "$want" != 0 ] || [ "$huge" = 0 ]; }; echo $?) \
+	"info storage-buffer: 4096 kB, $want kB of it in huge pages (\"$buf\"; THP: ${thp:-none})"
 
 O=$T_TMP/direct.json
 PERFPROBE_STORAGE_DIRECT=1 "$PERFPROBE" --kernel-view=off --quick --json --no-save --tmpdir "$D" run storage \

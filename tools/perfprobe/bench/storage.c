@@ -40,6 +40,7 @@
 #define ST_ALIGN		4096		/* O_DIRECT buffer and size unit */
 #define ST_MAX_BUF		(4 * MB)
 #define ST_PATH			(PATH_MAX + 64)	/* a directory + a file name */
+#define ST_HUGE			(2 * MB)	/* a transparent huge page (x86, arm64 4k) */
 #define HDPARM_CHUNK		(2 * MB)	/* hdparm's TIMING_BUF_MB */
 #define TMPFS_MAGIC_		0x01021994
 #define RAMFS_MAGIC_		0x858458f6
@@ -523,12 +524,75 @@ static void record_fs(struct pp_ctx *ctx, const char *dir)
 		pp_info(ctx, "storage-fs", "%s", type);
 }
 
+/* kB of the mapping at addr that are in transparent huge pages (smaps), or -1. */
+static long huge_kb(const void *addr)
+{
+	unsigned long a = (unsigned long)addr, lo, hi;
+	char line[512];
+	bool in = false;
+	long kb = -1;
+	FILE *f;
+
+	f = fopen("/proc/self/smaps", "re");
+	if (!f)
+		return -1;
+	while (kb < 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			in = lo <= a && a < hi;
+		else if (in)
+			sscanf(line, "AnonHugePages: %ld kB", &kb);
+	}
+	fclose(f);
+	return kb;
+}
+
+/*
+ * The I/O buffer: ST_MAX_BUF of pseudo-random bytes (some devices and
+ * filesystems make zeros, or anything compressible, cheap), in transparent
+ * huge pages where the kernel gives them.  An O_DIRECT request carries the
+ * buffer's pages as its segments: in 4 KiB pages, as the allocator happens
+ * to place them, a 1 MiB read is up to 256 segments (two requests where a
+ * queue takes 254), in huge pages one.  On a virtio disk the host's cost
+ * per segment then sets the rate, and which the allocator gave changed
+ * direct reads by up to 2x, run to run and between perfprobe and fio
+ * (accuracy.rst, "storage and fio").  The info storage-buffer says which
+ * the run had.  *map and *maplen: what to munmap().
+ */
+static char *st_buffer(struct pp_ctx *ctx, void **map, size_t *maplen)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	char *buf;
+	long kb;
+	size_t j;
+
+	*maplen = ST_MAX_BUF + ST_HUGE;
+	*map = mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*map == MAP_FAILED)
+		return NULL;
+	buf = (char *)(((uintptr_t)*map + ST_HUGE - 1) & ~(uintptr_t)(ST_HUGE - 1));
+	madvise(buf, ST_MAX_BUF, MADV_HUGEPAGE);	/* EINVAL without THP: 4 KiB pages */
+	for (j = 0; j < ST_MAX_BUF / sizeof(x); j++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(buf + j * sizeof(x), &x, sizeof(x));
+	}
+	kb = huge_kb(buf);
+	if (kb < 0)
+		pp_info(ctx, "storage-buffer", "%lu kB, page sizes unknown (no /proc/self/smaps)",
+			ST_MAX_BUF / KB);
+	else
+		pp_info(ctx, "storage-buffer", "%lu kB, %ld kB of it in transparent huge pages",
+			ST_MAX_BUF / KB, kb);
+	return buf;
+}
+
 static int files(struct pp_ctx *ctx, const struct st_opts *o)
 {
-	char dir[PATH_MAX], *buf = NULL;
-	uint64_t x = 0x9e3779b97f4a7c15ull;
+	char dir[PATH_MAX], *buf;
 	unsigned int i;
-	size_t j;
+	size_t maplen;
+	void *map;
 	int ret;
 
 	ret = make_dir(ctx, o, dir, sizeof(dir));
@@ -539,22 +603,16 @@ static int files(struct pp_ctx *ctx, const struct st_opts *o)
 	if (ret)
 		return ret;
 	record_fs(ctx, dir);
-	if (posix_memalign((void **)&buf, ST_ALIGN, ST_MAX_BUF))
+	buf = st_buffer(ctx, &map, &maplen);
+	if (!buf)
 		return pp_fail(ctx, "out of memory");
-	/* Random bytes: some devices make zeros, or anything compressible, cheap. */
-	for (j = 0; j < ST_MAX_BUF / sizeof(x); j++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		memcpy(buf + j * sizeof(x), &x, sizeof(x));
-	}
 	pp_progress(ctx, "storage: %s, %zu MB per buffer size in %u files written with fsync, %s",
 		    dir, o->size / MB, ctx->opts.samples,
 		    o->direct ? "O_DIRECT" : o->drop ? "drop_caches before reading" :
 		    "the files' pages dropped (fadvise) before reading");
 	for (i = 0; i < ARRAY_SIZE(bufsizes) && !ret; i++)
 		ret = file_test(ctx, o, dir, buf, bufsizes[i]);
-	free(buf);
+	munmap(map, maplen);
 	return ret;
 }
 
