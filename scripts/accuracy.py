@@ -94,8 +94,11 @@ def fio(rw, name, bs):
     freed blocks' discards then reach the device during the next sizes on
     both sides (accuracy.rst, "storage and fio").  gtod_reduce: fio's time stamps of each
     call, which perfprobe does not take, cost more than a 4 KiB read on a
-    guest with a slow clock (accuracy.rst, "storage and fio").  The figure
-    is the job's bytes over its time."""
+    guest with a slow clock (accuracy.rst, "storage and fio").  mem: fio's
+    buffer in huge pages (shmhuge), as perfprobe's is in transparent huge
+    pages: an O_DIRECT request's segments are the buffer's pages, and on a
+    virtio disk their number set direct reads' rate (accuracy.rst, "storage
+    and fio").  The figure is the job's bytes over its time."""
     return ("fioset", rw, name, str(bs))
 
 
@@ -104,12 +107,12 @@ FIO_BW = r'"%s" : \{\s*"io_bytes" : \d+,\s*"io_kbytes" : \d+,\s*"bw_bytes" : (\d
 
 def fioset_once(argv):
     """Run fio(); "job bw_bytes N" (bytes a second) or why not."""
-    _, rw, name, bs, storage, direct, mb = argv
+    _, rw, name, bs, storage, direct, mb, mem = argv
     files = ":".join("%s/fio-%s-%d" % (storage, name, i) for i in range(STORAGE_FILES))
     cmd = ["fio", "--name=acc", "--filename=" + files, "--openfiles=1",
            "--file_service_type=sequential", "--rw=" + rw, "--bs=" + bs,
            "--size=%d" % (STORAGE_FILES * storage_len(int(bs), int(mb))), "--ioengine=psync",
-           "--gtod_reduce=1", "--output-format=json"]
+           "--gtod_reduce=1", "--mem=" + mem, "--output-format=json"]
     cmd += ["--fsync_on_close=1", "--fallocate=none"] if rw == "write" else ["--invalidate=1"]
     if direct == "1":	# perfprobe's PERFPROBE_STORAGE_DIRECT=1: O_DIRECT both ways
         cmd += ["--direct=1"]
@@ -263,7 +266,7 @@ def resolve(argv, a, subst):
     elif argv[0] == "stream-mt":
         argv = [a.stream_mt]
     elif argv[0] == "fioset":
-        argv = argv + [subst["storage"], subst["direct"], subst["storage_mb"]]
+        argv = argv + [subst["storage"], subst["direct"], subst["storage_mb"], subst["fio_mem"]]
     elif argv[0] in ("netperf", "netserver"):
         argv = [os.path.join(a.netperf, argv[0]) if a.netperf else None] + argv[1:]
     if argv[0] is None:
@@ -326,6 +329,10 @@ def perfprobe_once(a, bench, mt, subst):
     except ValueError:
         raise RuntimeError("perfprobe run %s: no JSON (exit %d): %s"
                            % (bench, p.returncode, p.stderr.strip()[-200:])) from None
+    for i in doc.get("info", []):	# what each run had: the fixture keeps them all
+        seen = a.pp_info.setdefault(i["name"], [])
+        if i["text"] not in seen:
+            seen.append(i["text"])
     return {r["key"]: r for r in doc["results"] if "value" in r}
 
 
@@ -383,6 +390,35 @@ def round_setup(group, subst):
         write_file(subst["pffile"], 8)
     elif group == "storage":	# fio writes new files, as perfprobe (O_TRUNC)
         remove_fio_files(subst["storage"])
+
+
+# fio's buffer (--mem=shmhuge) comes from the hugetlb pool: 3 pages hold the
+# largest (4 MiB and its alignment); one more to spare
+FIO_HUGEPAGES = 4
+NR_HUGEPAGES = "/proc/sys/vm/nr_hugepages"
+
+
+def reserve_hugepages(n):
+    """n more hugetlb pages for fio's buffer; the pool's size before, or
+    None (not root, no hugetlb, or memory too fragmented to give them)."""
+    try:
+        with open(NR_HUGEPAGES) as f:
+            old = int(f.read())
+        with open(NR_HUGEPAGES, "w") as f:
+            f.write(str(old + n))
+        with open(NR_HUGEPAGES) as f:
+            if int(f.read()) >= old + n:
+                return old
+        restore_hugepages(old)
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def restore_hugepages(old):
+    if old is not None:
+        with open(NR_HUGEPAGES, "w") as f:
+            f.write(str(old))
 
 
 def remove_fio_files(storage, names=None):
@@ -756,6 +792,15 @@ def main():
                      if a.netperf else None,
                      "lmbench": a.lmbench, "/tmp/hello": hello_linked()},
            "figures": []}
+    a.pp_info = doc["perfprobe_info"] = {}
+    huge_old = None
+    if "storage" in (p[1] for p in pairs):
+        huge_old = reserve_hugepages(FIO_HUGEPAGES)
+        if huge_old is None:
+            print("accuracy.py: no hugetlb pages for fio's buffer: fio's direct figures "
+                  "depend on where its pages fall (accuracy.rst, \"storage and fio\")",
+                  file=sys.stderr)
+    doc["options"]["fio_mem"] = "malloc" if huge_old is None else "shmhuge"
     try:
         with tempfile.TemporaryDirectory() as tmp:
             tmpfile = os.path.join(tmp, "f")
@@ -765,7 +810,7 @@ def main():
             subst = {"tmpfile": tmpfile, "bigfile": os.path.join(tmp, "big"),
                      "pffile": os.path.join(tmp, "pf"), "file64": os.path.join(tmp, "big64"),
                      "storage": storage, "direct": "1" if a.storage_direct else "0",
-                     "storage_mb": str(a.storage_size)}
+                     "storage_mb": str(a.storage_size), "fio_mem": doc["options"]["fio_mem"]}
             # lat_sig prot's file: 8 MB, perfprobe's size; bw_file_rd's and
             # bw_mmap_rd's: 64 MB, one file for all sizes
             write_file(subst["bigfile"], 8)
@@ -787,6 +832,7 @@ def main():
             finally:	# --storage-dir is not ours: fio's files go, stopped or not
                 remove_fio_files(storage)
     finally:
+        restore_hugepages(huge_old)
         if ag_old is not None:
             with open("/proc/self/autogroup", "w") as f:
                 f.write(str(ag_old))
