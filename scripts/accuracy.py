@@ -530,9 +530,12 @@ def measure_group(group, pairs, a, subst):
                 if None in gs:
                     f["error"] = f["error"] or "perfprobe run %s: no %s" % (group, f["key"])
                 elif f["key"] in ref_now:	# the round counts when both sides have it
-                    f["perfprobe"].append(float(gs[0]["value"]))
+                    f["perfprobe"].append(pp_figure(group, gs[0]))
+                    if group in BYTES_OVER_TIME:
+                        f["perfprobe_stat"] = "bytes over time"
+                        f.setdefault("perfprobe_median", []).append(float(gs[0]["value"]))
                     if a.bracket:
-                        f.setdefault("perfprobe_after", []).append(float(g["value"]))
+                        f.setdefault("perfprobe_after", []).append(pp_figure(group, g))
                     if a.alternate:
                         f.setdefault("perfprobe_first", []).append(first)
                     f["ref"].append(ref_now[f["key"]])
@@ -553,6 +556,22 @@ def measure_group(group, pairs, a, subst):
     return fig
 
 
+# Groups whose reference gives its bytes over its whole time (fio's job):
+# perfprobe's figure for them is its samples' bytes over their time, not
+# its median sample.  Its samples are its files' MB/s, the files all one
+# size, so that is their harmonic mean.  A file slowed by a stall lowers
+# both; the median would pass over it (accuracy.rst, "The buffer's pages").
+BYTES_OVER_TIME = ("storage",)
+
+
+def pp_figure(group, r):
+    """perfprobe's figure of result r, as the reference of group states its own."""
+    s = r.get("samples") or []
+    if group in BYTES_OVER_TIME and s and all(x > 0 for x in s):
+        return len(s) / sum(1.0 / x for x in s)
+    return float(r["value"])
+
+
 def plain(v):
     """A figure in plain notation, 4 significant digits (16630, not
     1.663e+04)."""
@@ -565,6 +584,7 @@ def row(f):
     rounds, within target."""
     how = [f["unit"]] if f.get("unit") and f["unit"] != "us" else []
     how += ["O_DIRECT"] if f.get("direct") else []
+    how += [f["perfprobe_stat"]] if f.get("perfprobe_stat") else []
     key = f["key"] + (" (%s)" % ", ".join(how) if how else "")
     if f.get("error") and not f["perfprobe"]:
         return (key, "", "", "", "", "", "not measured: " + f["error"][:60])
