@@ -846,7 +846,7 @@ void pp_cmp_pool_free(struct pp_cmp_pool *pool, size_t n)
 /* --- comparability --- */
 
 /* A fact of one run into buf; false when the run did not record it. */
-typedef bool (*fact_fn)(const struct pp_meta *m, const char *arg, char *buf,
+typedef bool (*fact_fn)(const struct pp_run *r, const char *arg, char *buf,
 			size_t size);
 
 static bool fact_str(const char *v, char *buf, size_t size)
@@ -855,112 +855,114 @@ static bool fact_str(const char *v, char *buf, size_t size)
 	return v[0] != '\0';
 }
 
-static bool f_host(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_host(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	return fact_str(m->hostname, b, n);
+	return fact_str(r->meta.hostname, b, n);
 }
 
-static bool f_cpu(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_cpu(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	return fact_str(m->cpu_model, b, n);
+	return fact_str(r->meta.cpu_model, b, n);
 }
 
-static bool f_ncpus(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_ncpus(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	snprintf(b, n, "%d", m->online_cpus);
-	return m->online_cpus > 0;
+	snprintf(b, n, "%d", r->meta.online_cpus);
+	return r->meta.online_cpus > 0;
 }
 
-static bool f_version(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_version(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	return fact_str(m->version, b, n);
+	return fact_str(r->meta.version, b, n);
 }
 
-static bool f_mode(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_mode(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	return fact_str(m->mode, b, n);
+	return fact_str(r->meta.mode, b, n);
 }
 
-static bool f_pin(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_pin(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	if (m->pin_cpu < 0)
+	if (r->meta.pin_cpu < 0)
 		return fact_str("not pinned", b, n);
-	snprintf(b, n, "%d", m->pin_cpu);
+	snprintf(b, n, "%d", r->meta.pin_cpu);
 	return true;
 }
 
-static bool f_gov(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_gov(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	return fact_str(m->governor, b, n);
+	return fact_str(r->meta.governor, b, n);
 }
 
-static bool f_cmdline(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_cmdline(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	if (!m->kcmdline[0])
+	if (!r->meta.kcmdline[0])
 		return false;
-	pp_cmdline_normalise(m->kcmdline, b, n);
+	pp_cmdline_normalise(r->meta.kcmdline, b, n);
 	return true;
 }
 
-static bool f_thp_en(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_thp_en(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	return fact_str(m->thp_enabled, b, n);
+	return fact_str(r->meta.thp_enabled, b, n);
 }
 
-static bool f_thp_df(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_thp_df(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	return fact_str(m->thp_defrag, b, n);
+	return fact_str(r->meta.thp_defrag, b, n);
 }
 
-static bool f_accel(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_accel(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	(void)arg;
-	return m->emul.recorded && fact_str(m->emul.accel, b, n);
+	return r->meta.emul.recorded && fact_str(r->meta.emul.accel, b, n);
 }
 
-static bool f_clock(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_clock(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
-	const char *c = pp_emul_clock(&m->emul);
+	const char *c = pp_emul_clock(&r->meta.emul);
 
 	(void)arg;
 	return c && fact_str(c, b, n);
 }
 
 /* An emulator on the wall clock: "tcg (wall clock)"; else "not emulated". */
-static bool f_emul_wall(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_emul_wall(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
+	const struct pp_emul *e = &r->meta.emul;
+
 	(void)arg;
-	if (!m->emul.recorded)
+	if (!e->recorded)
 		return false;
-	if (pp_emul_wall(&m->emul))
-		snprintf(b, n, "%s (wall clock)", m->emul.accel[0] ? m->emul.accel : "emulated");
+	if (pp_emul_wall(e))
+		snprintf(b, n, "%s (wall clock)", e->accel[0] ? e->accel : "emulated");
 	else
-		snprintf(b, n, "%s", m->emul.emulated == 1 ? "emulated (virtual clock)" :
-			 m->emul.emulated == 0 ? "not emulated" : "cannot tell");
+		snprintf(b, n, "%s", e->emulated == 1 ? "emulated (virtual clock)" :
+			 e->emulated == 0 ? "not emulated" : "cannot tell");
 	return true;
 }
 
 /* A run that recorded mitigations and lacks this one: "" (no such file). */
-static bool f_mitig(const struct pp_meta *m, const char *arg, char *b, size_t n)
+static bool f_mitig(const struct pp_run *r, const char *arg, char *b, size_t n)
 {
 	size_t i;
 
-	if (!m->nmitig)
+	if (!r->meta.nmitig)
 		return false;
-	for (i = 0; i < m->nmitig; i++)
-		if (!strcmp(m->mitig[i].name, arg))
+	for (i = 0; i < r->meta.nmitig; i++)
+		if (!strcmp(r->meta.mitig[i].name, arg))
 			break;
-	pp_strlcpy(b, i < m->nmitig ? m->mitig[i].text : "", n);
+	pp_strlcpy(b, i < r->meta.nmitig ? r->meta.mitig[i].text : "", n);
 	return true;
 }
 
@@ -1001,13 +1003,13 @@ static size_t side_value(const struct pp_run *runs, size_t n, fact_fn fn,
 
 	buf[0] = '\0';
 	for (i = 0; i < n; i++) {
-		if (!fn(&runs[i].meta, arg, v, sizeof(v)))
+		if (!fn(&runs[i], arg, v, sizeof(v)))
 			continue;
 		/* seen in an earlier run? */
 		for (j = 0; j < i; j++) {
 			char w[PP_CMP_VALUE_MAX];
 
-			if (fn(&runs[j].meta, arg, w, sizeof(w)) && !strcmp(v, w))
+			if (fn(&runs[j], arg, w, sizeof(w)) && !strcmp(v, w))
 				break;
 		}
 		if (j < i)
