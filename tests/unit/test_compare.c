@@ -584,6 +584,44 @@ static const struct pp_cmp_warn *find_warn(const struct pp_cmp_warn *w, size_t n
 	return NULL;
 }
 
+/*
+ * A benchmark's facts (struct pp_bench's facts: storage's buffer) warn as
+ * info.NAME when the sides differ; the same value, a side without it, or
+ * an info that is no benchmark's fact (a path) does not.
+ */
+static void test_warn_bench_facts(void **state)
+{
+	static const char *const huge = "4096 kB, 4096 kB of it in transparent huge pages";
+	static const char *const small = "4096 kB, 0 kB of it in transparent huge pages";
+	struct pp_run base[1], new[2];
+	const struct pp_cmp_warn *x;
+	struct pp_cmp_warn *w;
+	size_t n;
+
+	(void)state;
+	meta(&base[0], "box", 3000);
+	meta(&new[0], "box", 3000);
+	meta(&new[1], "box", 3000);
+	pp_run_info(&base[0], "storage-buffer", huge);
+	pp_run_info(&new[0], "storage-buffer", huge);
+	pp_run_info(&base[0], "lat_pagefault-file", "/tmp/a/pf, 2048 pages");
+	pp_run_info(&new[0], "lat_pagefault-file", "/tmp/b/pf, 2048 pages");
+	assert_int_equal(pp_cmp_warnings(base, 1, new, 2, 5, &w, &n), 0);
+	assert_int_equal(n, 0);
+
+	pp_run_info(&new[1], "storage-buffer", small);
+	assert_int_equal(pp_cmp_warnings(base, 1, new, 2, 5, &w, &n), 0);
+	assert_int_equal(n, 1);
+	x = find_warn(w, n, "info.storage-buffer");
+	assert_non_null(x);
+	assert_string_equal(x->base, huge);
+	assert_true(strstr(x->new, huge) && strstr(x->new, " | ") && strstr(x->new, small));
+	free(w);
+	pp_run_free(&base[0]);
+	pp_run_free(&new[0]);
+	pp_run_free(&new[1]);
+}
+
 static void test_warnings(void **state)
 {
 	struct pp_run base[2], new[1];
@@ -985,6 +1023,7 @@ int main(void)
 		cmocka_unit_test(test_profile_diff),
 		cmocka_unit_test(test_profile_tree),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_warn_bench_facts),
 		cmocka_unit_test(test_emulation_warnings),
 	};
 

@@ -30,6 +30,12 @@ struct pp_bench {
 	 * gives its program, import <name> reads its output; else NULL
 	 */
 	const struct pp_suite *suite;
+	/*
+	 * the infos (pp_info() names) that say under what the figures were
+	 * measured, NULL-ended, or NULL: compare warns when the two sides'
+	 * differ (Documentation/compare.rst, "Comparability")
+	 */
+	const char *const *facts;
 };
 
 #define PP_BENCH(name) extern const struct pp_bench pp_bench_##name;

@@ -647,6 +647,9 @@ static const struct pp_key_decl keys[] = {
 	PP_KEYS_END
 };
 
+/* the file system, and the buffer's pages: direct reads move 2x with them */
+static const char *const facts[] = { "storage-fs", "storage-buffer", NULL };
+
 const struct pp_bench pp_bench_storage = {
 	.name = "storage",
 	.group = "storage",
@@ -654,4 +657,5 @@ const struct pp_bench pp_bench_storage = {
 	.keys = keys,
 	.run = storage_run,
 	.by_name = true,
+	.facts = facts,
 };

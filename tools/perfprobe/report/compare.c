@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "print.h"
 #include "report/compare.h"
 #include "stats.h"
@@ -966,6 +967,14 @@ static bool f_mitig(const struct pp_run *r, const char *arg, char *b, size_t n)
 	return true;
 }
 
+/* A benchmark's fact, an info of the run (struct pp_bench's facts). */
+static bool f_info(const struct pp_run *r, const char *arg, char *b, size_t n)
+{
+	const char *v = pp_run_find_info(r, arg);
+
+	return v && fact_str(v, b, n);
+}
+
 
 void pp_cmdline_normalise(const char *cmdline, char *buf, size_t size)
 {
@@ -1151,6 +1160,22 @@ static int check_mitigations(struct fact_check *fc)
 	}
 }
 
+/* Every benchmark's facts (info.<name>); a run without that benchmark has none. */
+static int check_bench_facts(struct fact_check *fc)
+{
+	char fact[PP_CMP_FACT_MAX];
+	const char *const *f;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < pp_nbenches && !err; i++)
+		for (f = pp_benches[i]->facts; f && *f && !err; f++) {
+			snprintf(fact, sizeof(fact), "info.%s", *f);
+			err = check_fact(fc, fact, f_info, *f);
+		}
+	return err;
+}
+
 /* An emulator timed on the wall clock: even the same run twice says nothing. */
 static int check_emulation(struct fact_check *fc)
 {
@@ -1212,6 +1237,8 @@ int pp_cmp_warnings(const struct pp_run *base, size_t nbase,
 	}
 	if (!err)
 		err = check_mitigations(&fc);
+	if (!err)
+		err = check_bench_facts(&fc);
 	if (!err)
 		err = check_emulation(&fc);
 	if (err) {
