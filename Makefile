@@ -187,6 +187,13 @@ $(O)/gen/bpf.cfg: FORCE
 $(O)/tools/perfprobe/kernel/kbpf.o: PP_CFLAGS += $(KBPF_CFLAGS)
 $(O)/tools/perfprobe/kernel/kbpf.o: $(O)/gen/bpf.cfg $(KBPF_DEPS)
 
+# What prints the version is rebuilt when it changes (a commit, the tree
+# made dirty or clean): a run's meta.perfprobe_version names its tree.
+$(O)/gen/version.cfg: FORCE
+	@mkdir -p $(@D) && echo '$(PP_VERSION)' | cmp -s - $@ || echo '$(PP_VERSION)' >$@
+
+$(patsubst %.c,$(O)/%.o,$(shell grep -rl --include='*.c' PP_VERSION tools)): $(O)/gen/version.cfg
+
 # Everything compiled with $(WARN) is rebuilt when it changes (WERROR=);
 # not when O is spelt otherwise (build, $(CURDIR)/build: install.t's).
 $(O)/gen/warn.cfg: FORCE
