@@ -233,7 +233,7 @@ $(O)/perfprobe-proc: tools/perfprobe/lean.c tools/perfprobe/lean.h
 		mv -f $@.tmp $@
 
 $(O)/tests/%: tests/unit/%.c $(LIBS_A)
-	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< \
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) -MT $@ $(PP_LDFLAGS) -o $@.tmp $< \
 		$(LIBS_A) $(PP_LIBS) -lcmocka && mv -f $@.tmp $@
 
 # perfprobe with benchmarks planted (tests/plant/, for tests/integration/
@@ -369,13 +369,13 @@ check-docs:
 
 # The kernel view's host test drivers (tests/integration/kview.t, kprof.t).
 $(O)/tests/pp-kview $(O)/tests/pp-kprof: $(O)/tests/%: tests/integration/%.c $(LIBS_A)
-	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< \
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) -MT $@ $(PP_LDFLAGS) -o $@.tmp $< \
 		$(LIBS_A) $(PP_LIBS) && mv -f $@.tmp $@
 
 # A command under a seccomp filter that costs more for the calls named: a
 # known kernel slowdown for compare's verdicts (Documentation/compare.rst).
 $(O)/tests/pp-seccomp: tests/tools/pp-seccomp.c $(O)/gen/warn.cfg
-	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) $(PP_LDFLAGS) -o $@.tmp $< && \
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(PP_CFLAGS) -MT $@ $(PP_LDFLAGS) -o $@.tmp $< && \
 		mv -f $@.tmp $@
 
 # Hostile clients of the netserver (tests/integration/netserver.t): no library.
@@ -531,4 +531,7 @@ help:
 	@echo 'variables: V=1 (show commands), O=DIR (build dir), SAN=1 (sanitizers),'
 	@echo '           WERROR=1 (warnings are errors; the check targets set it)'
 
--include $(CORE_OBJS:.o=.d) $(PP_OBJS:.o=.d) $(O)/tools/perfprobe/main.d
+# every object's and test program's headers: the planted registry and the
+# tests see struct pp_bench as the archive does, or they break at run time
+-include $(CORE_OBJS:.o=.d) $(PP_OBJS:.o=.d) $(O)/tools/perfprobe/main.d \
+	$(PLANT_OBJS:.o=.d) $(wildcard $(O)/tests/*.d)
