@@ -291,7 +291,8 @@ check:
 # every directory of the tree (to tools/perfprobe/*/ and tests/*/).
 LAYER_PROBES := cli.h exitcode.h runcmd.h bench.h commands.h kernel/ppnl.h kernel/kview.h \
 	net/netproto.h report/summary.h benchlib/ipc.h benchlib/caches.h \
-	benchlib/datafile.h benchlib/memloop.h benchlib/bandwidth.h benchlib/suite.h
+	benchlib/datafile.h benchlib/memloop.h benchlib/bandwidth.h benchlib/suite.h \
+	benchlib/pagebuf.h
 check-layout:
 	$(Q)for h in $(LAYER_PROBES); do \
 		if printf '#include "%s"\n' "$$h" | \

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "benchlib/pagebuf.h"
 #include "print.h"
 #include "benchlib/caches.h"
 
@@ -533,8 +534,6 @@ static void curve_free(struct curve *cv)
 	free(cv->trial.ns);
 }
 
-#define HUGE_ALIGN	(2ul << 20)
-
 /*
  * The stride curves get one kind of page for every size: huge pages where
  * the kernel has them (a 2 MB aligned buffer), so the curve shows the
@@ -543,25 +542,7 @@ static void curve_free(struct curve *cv)
  */
 static int map_buffer(struct mem *m, bool base_pages)
 {
-	size_t want = m->top + m->page;
-	char *p, *aligned;
-
-	m->len = want + HUGE_ALIGN;
-	p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		m->buf = NULL;
-		return -errno;
-	}
-	/* Trim to a 2 MB aligned start; the tail stays mapped, unused. */
-	aligned = (char *)(((uintptr_t)p + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1));
-	if (aligned != p)
-		munmap(p, (size_t)(aligned - p));
-	m->len -= (size_t)(aligned - p);
-	m->buf = aligned;
-#if defined(MADV_NOHUGEPAGE) && defined(MADV_HUGEPAGE)
-	madvise(m->buf, m->len, base_pages ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
-#endif
-	return 0;
+	return pp_pagebuf_map(m->top + m->page, base_pages, &m->buf, &m->len);
 }
 
 static void unmap_buffer(struct mem *m)

@@ -33,6 +33,7 @@
 #include <linux/fs.h>
 
 #include "bench.h"
+#include "benchlib/pagebuf.h"
 #include "stats.h"
 
 #define KB			1024ul
@@ -40,7 +41,6 @@
 #define ST_ALIGN		4096		/* O_DIRECT buffer and size unit */
 #define ST_MAX_BUF		(4 * MB)
 #define ST_PATH			(PATH_MAX + 64)	/* a directory + a file name */
-#define ST_HUGE			(2 * MB)	/* a transparent huge page (x86, arm64 4k) */
 #define HDPARM_CHUNK		(2 * MB)	/* hdparm's TIMING_BUF_MB */
 #define TMPFS_MAGIC_		0x01021994
 #define RAMFS_MAGIC_		0x858458f6
@@ -53,6 +53,17 @@ struct st_opts {
 	bool direct;			/* O_DIRECT writes and reads */
 	bool drop;			/* drop_caches before reading */
 	const char *dev;		/* block device for the hdparm figures */
+};
+
+/*
+ * The infos the figures depend on (compare warns when they differ): the
+ * file system, and the buffer's pages, with which direct reads moved 2x.
+ */
+enum { ST_FACT_FS, ST_FACT_BUFFER };
+static const char *const facts[] = {
+	[ST_FACT_FS] = "storage-fs",
+	[ST_FACT_BUFFER] = "storage-buffer",
+	NULL
 };
 
 struct st_pass {
@@ -521,29 +532,7 @@ static void record_fs(struct pp_ctx *ctx, const char *dir)
 	}
 	fclose(f);
 	if (type[0])
-		pp_info(ctx, "storage-fs", "%s", type);
-}
-
-/* kB of the mapping at addr that are in transparent huge pages (smaps), or -1. */
-static long huge_kb(const void *addr)
-{
-	unsigned long a = (unsigned long)addr, lo, hi;
-	char line[512];
-	bool in = false;
-	long kb = -1;
-	FILE *f;
-
-	f = fopen("/proc/self/smaps", "re");
-	if (!f)
-		return -1;
-	while (kb < 0 && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
-			in = lo <= a && a < hi;
-		else if (in)
-			sscanf(line, "AnonHugePages: %ld kB", &kb);
-	}
-	fclose(f);
-	return kb;
+		pp_info(ctx, facts[ST_FACT_FS], "%s", type);
 }
 
 /*
@@ -556,33 +545,29 @@ static long huge_kb(const void *addr)
  * per segment then sets the rate, and which the allocator gave changed
  * direct reads by up to 2x, run to run and between perfprobe and fio
  * (accuracy.rst, "storage and fio").  The info storage-buffer says which
- * the run had.  *map and *maplen: what to munmap().
+ * the run had.  *len: what to munmap() from it.
  */
-static char *st_buffer(struct pp_ctx *ctx, void **map, size_t *maplen)
+static char *st_buffer(struct pp_ctx *ctx, size_t *len)
 {
 	uint64_t x = 0x9e3779b97f4a7c15ull;
 	char *buf;
 	long kb;
 	size_t j;
 
-	*maplen = ST_MAX_BUF + ST_HUGE;
-	*map = mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (*map == MAP_FAILED)
+	if (pp_pagebuf_map(ST_MAX_BUF, false, &buf, len))
 		return NULL;
-	buf = (char *)(((uintptr_t)*map + ST_HUGE - 1) & ~(uintptr_t)(ST_HUGE - 1));
-	madvise(buf, ST_MAX_BUF, MADV_HUGEPAGE);	/* EINVAL without THP: 4 KiB pages */
 	for (j = 0; j < ST_MAX_BUF / sizeof(x); j++) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
 		memcpy(buf + j * sizeof(x), &x, sizeof(x));
 	}
-	kb = huge_kb(buf);
+	kb = pp_pagebuf_huge_kb(buf);
 	if (kb < 0)
-		pp_info(ctx, "storage-buffer", "%lu kB, page sizes unknown (no /proc/self/smaps)",
+		pp_info(ctx, facts[ST_FACT_BUFFER], "%lu kB, page sizes unknown (no /proc/self/smaps)",
 			ST_MAX_BUF / KB);
 	else
-		pp_info(ctx, "storage-buffer", "%lu kB, %ld kB of it in transparent huge pages",
+		pp_info(ctx, facts[ST_FACT_BUFFER], "%lu kB, %ld kB of it in transparent huge pages",
 			ST_MAX_BUF / KB, kb);
 	return buf;
 }
@@ -591,8 +576,7 @@ static int files(struct pp_ctx *ctx, const struct st_opts *o)
 {
 	char dir[PATH_MAX], *buf;
 	unsigned int i;
-	size_t maplen;
-	void *map;
+	size_t len;
 	int ret;
 
 	ret = make_dir(ctx, o, dir, sizeof(dir));
@@ -603,7 +587,7 @@ static int files(struct pp_ctx *ctx, const struct st_opts *o)
 	if (ret)
 		return ret;
 	record_fs(ctx, dir);
-	buf = st_buffer(ctx, &map, &maplen);
+	buf = st_buffer(ctx, &len);
 	if (!buf)
 		return pp_fail(ctx, "out of memory");
 	pp_progress(ctx, "storage: %s, %zu MB per buffer size in %u files written with fsync, %s",
@@ -612,7 +596,7 @@ static int files(struct pp_ctx *ctx, const struct st_opts *o)
 		    "the files' pages dropped (fadvise) before reading");
 	for (i = 0; i < ARRAY_SIZE(bufsizes) && !ret; i++)
 		ret = file_test(ctx, o, dir, buf, bufsizes[i]);
-	munmap(map, maplen);
+	munmap(buf, len);
 	return ret;
 }
 
@@ -646,9 +630,6 @@ static const struct pp_key_decl keys[] = {
 	  .desc = "CPU load of that write or read" },
 	PP_KEYS_END
 };
-
-/* the file system, and the buffer's pages: direct reads move 2x with them */
-static const char *const facts[] = { "storage-fs", "storage-buffer", NULL };
 
 const struct pp_bench pp_bench_storage = {
 	.name = "storage",
